@@ -1,0 +1,232 @@
+"""A position: a deal, its contract and the cards played so far (FORMAT.md).
+
+:class:`Position` is parsed and validated once, then asked for whose turn it is,
+the legal cards, played forward and back, and — when finished — its outcome:
+
+>>> import json
+>>> from atout.position import Position
+>>> p = Position.from_json(json.loads(open(EXAMPLE).read()))   # doctest: +SKIP
+>>> p.to_play, p.legal_cards()                                  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .cards import EXCUSE, Card, card, token, tokens
+from .contract import Contract, parse_contract
+from .errors import IllegalCardError, PositionError
+from .games import GAMES, SEATS, HAND_SIZE, EXCUSE_FRENCH, deck_of
+from .scoring import PlayedTrick, outcome
+from .tricks import legal_cards, winning_index
+
+#: no real position comes near this; it keeps absurd input from costing time
+MAX_ID_LENGTH = 200
+
+
+class Position:
+    """A validated position.  Build it with :meth:`from_json` (or :func:`parse_position`)."""
+
+    def __init__(self, game: str, hands: list[list[Card]], first: int, contract: Contract,
+                 ident: Any = None):
+        self.game = game
+        self.rules = contract.rules
+        self.contract = contract
+        self.hands = [list(h) for h in hands]          # at the start of play
+        self.first = first
+        self.id = ident
+        self.held = [set(h) for h in hands]            # what each seat still holds
+        self.tricks: list[PlayedTrick] = []            # finished tricks
+        self.trick: list[tuple[int, Card]] = []        # the trick on the table
+        self.played: list[Card] = []
+
+    # -- reading ------------------------------------------------------------------------
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "Position":
+        """Parse, validate and replay a position object; raises :class:`PositionError`."""
+        return parse_position(obj)
+
+    @property
+    def seats(self) -> int:
+        return self.rules.seats
+
+    @property
+    def trick_no(self) -> int:
+        """0-based number of the trick being played (== tricks in the deal when finished)."""
+        return len(self.tricks)
+
+    @property
+    def leader(self) -> int:
+        return self.trick[0][0] if self.trick else self.next_leader()
+
+    def next_leader(self) -> int:
+        return self.tricks[-1].winner if self.tricks else self.first
+
+    @property
+    def to_play(self) -> int | None:
+        if self.is_finished():
+            return None
+        return (self.leader + len(self.trick)) % self.seats
+
+    def is_finished(self) -> bool:
+        return len(self.tricks) == self.rules.hand_size
+
+    def legal_cards(self) -> list[Card]:
+        if self.is_finished():
+            return []
+        return legal_cards(self.rules, self.held[self.to_play], self.trick, self.trick_no)
+
+    # -- playing --------------------------------------------------------------------------
+
+    def play(self, c: Card) -> None:
+        """Play card ``c`` for the seat to play; raises IllegalCardError if it may not."""
+        seat = self.to_play
+        if seat is None:
+            raise IllegalCardError("played", "the deal is finished")
+        if c not in self.held[seat]:
+            raise IllegalCardError("played", f"seat {seat} does not hold {token(c)}")
+        if c not in self.legal_cards():
+            raise IllegalCardError("played", f"{token(c)} is not legal for seat {seat} now "
+                                             f"(legal: {' '.join(tokens(self.legal_cards()))})")
+        self.held[seat].discard(c)
+        self.trick.append((seat, c))
+        self.played.append(c)
+        if len(self.trick) == self.seats:
+            self.tricks.append(PlayedTrick(tuple(self.trick), self._trick_winner()))
+            self.trick = []
+
+    def undo(self) -> Card:
+        """Take back the last card played and return it."""
+        if not self.played:
+            raise IndexError("nothing to undo")
+        if not self.trick:
+            self.trick = list(self.tricks.pop().cards)
+        seat, c = self.trick.pop()
+        self.played.pop()
+        self.held[seat].add(c)
+        return c
+
+    def _trick_winner(self) -> int:
+        trick = self.trick
+        if self.rules.excuse == EXCUSE_FRENCH and self.trick_no == self.rules.hand_size - 1:
+            # Slam case: the Excuse wins the last trick if its camp won every earlier trick.
+            ex = next((s for s, c in trick if c == EXCUSE), None)
+            if ex is not None:
+                camp = self.contract.camp
+                if all(camp[t.winner] == camp[ex] for t in self.tricks):
+                    return ex
+        return trick[winning_index(self.rules, trick)][0]
+
+    # -- the result -------------------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        """The outcome of a finished deal (FORMAT.md), with ``value`` and ``scores``."""
+        if not self.is_finished():
+            raise ValueError("the deal is not finished")
+        return outcome(self.contract, self.tricks)
+
+    def copy(self) -> "Position":
+        p = Position(self.game, self.hands, self.first, self.contract, self.id)
+        for c in self.played:
+            p.held[p.to_play].discard(c)
+            p.trick.append((p.to_play, c))
+            p.played.append(c)
+            if len(p.trick) == p.seats:
+                p.tricks.append(PlayedTrick(tuple(p.trick), p._trick_winner()))
+                p.trick = []
+        return p
+
+    def to_json(self) -> dict:
+        obj = {}
+        if self.id is not None:
+            obj["id"] = self.id
+        obj.update({"game": self.game, "hands": [tokens(h) for h in self.hands],
+                    "first": self.first, "played": tokens(self.played),
+                    "contract": self.contract.raw})
+        return obj
+
+    def __repr__(self) -> str:
+        return f"<Position {self.game} {len(self.played)} played, to play: {self.to_play}>"
+
+
+def parse_position(obj: Any) -> Position:
+    """Validate a position object (already decoded from JSON) and replay its cards."""
+    if not isinstance(obj, dict):
+        raise PositionError("position", "must be a JSON object")
+    for key in obj:
+        if key not in ("id", "game", "hands", "first", "played", "contract"):
+            shown = key if len(key) <= 30 else key[:30] + "…"
+            raise PositionError(shown, "unknown field")
+    ident = obj.get("id")
+    if ident is not None and (type(ident) not in (str, int) or len(str(ident)) > MAX_ID_LENGTH):
+        raise PositionError("id", f"must be a string or an integer of at most {MAX_ID_LENGTH} characters")
+    game = obj.get("game")
+    if game not in GAMES:
+        raise PositionError("game", f"unknown game (expected one of: {', '.join(GAMES)})"
+                            if "game" in obj else "is missing")
+    seats, size = SEATS[game], HAND_SIZE[game]
+    deck = set(deck_of(game))
+
+    if "hands" not in obj:
+        raise PositionError("hands", "is missing")
+    raw_hands = obj["hands"]
+    if not isinstance(raw_hands, list) or len(raw_hands) != seats:
+        raise PositionError("hands", f"must be a list of {seats} hands")
+    hands: list[list[Card]] = []
+    seen: dict[Card, str] = {}
+    for s, h in enumerate(raw_hands):
+        if not isinstance(h, list):
+            raise PositionError(f"hands[{s}]", "must be a list of cards")
+        if len(h) != size:
+            raise PositionError(f"hands[{s}]", f"must hold {size} cards, not {len(h)}")
+        hand = []
+        for i, t in enumerate(h):
+            fld = f"hands[{s}][{i}]"
+            try:
+                c = card(t)
+            except ValueError as e:
+                raise PositionError(fld, str(e)) from None
+            if c not in deck:
+                raise PositionError(fld, f"{t} is not in the {game} pack")
+            if c in seen:
+                raise PositionError(fld, f"{t} is also at {seen[c]}")
+            seen[c] = fld
+            hand.append(c)
+        hands.append(hand)
+
+    first = obj.get("first")
+    if type(first) is not int or not 0 <= first < seats:
+        raise PositionError("first", f"must be a seat number 0..{seats - 1}"
+                            if "first" in obj else "is missing")
+    if "contract" not in obj:
+        raise PositionError("contract", "is missing")
+    contract = parse_contract(game, obj["contract"], hands, first)
+
+    pos = Position(game, hands, first, contract, ident)
+    played = obj.get("played", [])
+    if not isinstance(played, list):
+        raise PositionError("played", "must be a list of cards")
+    if len(played) > seats * size:
+        raise PositionError("played", f"holds {len(played)} cards; a deal has {seats * size}")
+    for i, t in enumerate(played):
+        fld = f"played[{i}]"
+        try:
+            c = card(t)
+        except ValueError as e:
+            raise PositionError(fld, str(e)) from None
+        try:
+            pos.play(c)
+        except IllegalCardError as e:
+            raise IllegalCardError(fld, e.reason) from None
+    return pos
+
+
+def loads(line: str | bytes) -> Position:
+    """Parse one JSON text into a Position; bad JSON is a PositionError too."""
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        raise PositionError("json", f"not valid JSON ({str(e)[:80]})") from None
+    return parse_position(obj)

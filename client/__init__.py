@@ -1,0 +1,1 @@
+"""atout client side: the command line (`atout`) and, later, the gRPC client."""

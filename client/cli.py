@@ -1,0 +1,138 @@
+"""The ``atout`` command line.
+
+    atout validate [FILE|-]     check positions; bad ones on stderr, exit 1 if any
+    atout score [FILE|-]        outcome and scores of finished deals, one JSON line each
+    atout solve [FILE|-] ...    double-dummy results, one JSON line each
+
+Every command reads JSON Lines (FORMAT.md) from FILE or standard input.  A user never
+sees a traceback: bad input is a line on stderr naming the field, and the exit
+status says whether anything was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import contextmanager
+from typing import BinaryIO, Iterator
+
+from .jsonl import read_records
+
+EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A problem with the command itself (unreadable file, bad option value)."""
+
+
+@contextmanager
+def _open_input(path: str) -> Iterator[BinaryIO]:
+    if path == "-":
+        yield sys.stdin.buffer
+        return
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+    with f:
+        yield f
+
+
+def _emit(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
+    sys.stdout.flush()
+
+
+def cmd_validate(args) -> int:
+    bad = 0
+    with _open_input(args.file) as f:
+        for rec in read_records(f):
+            if rec.error is not None:
+                bad += 1
+                print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
+    return EXIT_BAD_INPUT if bad else EXIT_OK
+
+
+def cmd_score(args) -> int:
+    bad = 0
+    with _open_input(args.file) as f:
+        for rec in read_records(f):
+            if rec.error is None and not rec.position.is_finished():
+                from atout.errors import PositionError
+                rec.error = PositionError("played", f"the deal is not finished "
+                                                    f"({len(rec.position.played)} cards played)")
+            if rec.error is not None:
+                bad += 1
+                print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
+                _emit({"id": rec.id, "status": "error", "field": rec.error.field,
+                       "reason": rec.error.reason})
+                continue
+            _emit({"id": rec.id, "status": "ok", "outcome": rec.position.outcome()})
+    return EXIT_BAD_INPUT if bad else EXIT_OK
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError("must be greater than 0")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError("must be greater than 0")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="atout", description="Double-dummy solver for tarot games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("validate", help="check positions (JSON Lines); bad ones are listed on stderr")
+    p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser("score", help="outcome and scores of finished deals")
+    p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
+    p.set_defaults(run=cmd_score)
+
+    try:
+        from . import solve_cmd
+    except ImportError:  # the compiled search is missing: solve is unavailable
+        solve_cmd = None
+    if solve_cmd is not None:
+        solve_cmd.add_parser(sub, _positive_float, _positive_int)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as e:
+        print(f"atout: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("atout: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly.
+        try:
+            sys.stdout = open("/dev/null", "w")
+        except OSError:
+            pass
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

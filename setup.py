@@ -1,0 +1,25 @@
+"""Build: the pure-Python package `atout` plus the Cython search extension.
+
+The repository keeps one folder per part (solver/, client/, ...); they all install
+under the single import package `atout`.
+"""
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+PARTS = {"atout": "atout", "atout.solver": "solver", "atout.client": "client",
+         "atout.server": "server", "atout.proto": "proto"}
+
+extensions = [
+    Extension("atout.solver._search", ["solver/_search.pyx"],
+              extra_compile_args=["-O3"]),
+]
+
+setup(
+    packages=list(PARTS),
+    package_dir=PARTS,
+    package_data={"atout.solver": ["*.pyx", "*.pxd"]},
+    ext_modules=cythonize(extensions, language_level=3,
+                          compiler_directives={"boundscheck": False, "wraparound": False,
+                                               "cdivision": True, "initializedcheck": False}),
+)

@@ -1,0 +1,1 @@
+"""The double-dummy solver."""
