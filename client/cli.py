@@ -105,12 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.set_defaults(run=cmd_score)
 
-    try:
-        from . import solve_cmd
-    except ImportError:  # the compiled search is missing: solve is unavailable
-        solve_cmd = None
-    if solve_cmd is not None:
-        solve_cmd.add_parser(sub, _positive_float, _positive_int)
+    from . import solve_cmd
+    solve_cmd.add_parser(sub, _positive_float, _positive_int)
     return parser
 
 
