@@ -595,9 +595,26 @@ cdef void tt_store(Ctx* ctx, uint64_t key, int lo, int hi, int best, int remaini
 
 # -- the search ---------------------------------------------------------------------------------
 
-cdef int test(const Game* g, const State* s, int target, Ctx* ctx) noexcept nogil:
-    """1 if the value of the position is >= target under perfect play, else 0."""
-    cdef int lo, hi, n, i, r, best = 255, maximizing, result
+cdef int last_trick(const Game* g, const State* s) noexcept nogil:
+    """One card each left: every play is forced, so just play them out."""
+    cdef State end = s[0]
+    cdef int seat, k
+    while end.trick_no < g.tricks:
+        seat = to_play(g, &end)
+        for k in range(5):
+            if end.hand[seat][k]:
+                play(g, &end, k * 32 + low_bit(end.hand[seat][k]))
+                break
+    return final_value(g, &end.acc)
+
+
+cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nogil:
+    """A fail-soft null-window search around ``target``.
+
+    Returns v >= target when the value is at least v, and v < target when the value is
+    at most v: the bound is often far beyond the target, which saves whole tests.
+    """
+    cdef int lo, hi, n, i, v, bound, best = 255, maximizing
     cdef int mv[MAXMOVES]
     cdef uint64_t key = 0
     cdef Entry* e
@@ -610,61 +627,80 @@ cdef int test(const Game* g, const State* s, int target, Ctx* ctx) noexcept nogi
     if ctx.abort:
         return 0
     if s.trick_no == g.tricks:
-        return final_value(g, &s.acc) >= target
+        return final_value(g, &s.acc)
+    if s.trick_no == g.tricks - 1:
+        return last_trick(g, s)
     bounds(g, s, &lo, &hi)
     if lo >= target:
-        return 1
+        return lo
     if hi < target:
-        return 0
+        return hi
     if s.trick_len == 0:
         key = tt_key(g, s)
         e = tt_probe(ctx, key)
         if e != NULL:
             if e.lo >= target:
-                return 1
+                return e.lo
             if e.hi < target:
-                return 0
+                return e.hi
             best = e.best
     n = moves(g, s, mv, best)
     maximizing = g.camp[to_play(g, s)] == g.maxcamp
-    result = 0 if maximizing else 1
+    bound = VALUE_MIN if maximizing else VALUE_MAX
     best = mv[0]
     for i in range(n):
         child = s[0]
         play(g, &child, mv[i])
-        r = test(g, &child, target, ctx)
+        v = probe(g, &child, target, ctx)
         if ctx.abort:
             return 0
-        if r == maximizing:
-            result = r
-            best = mv[i]
-            break
-    if s.trick_len == 0:
-        if result:
-            tt_store(ctx, key, target, VALUE_MAX, best, g.tricks - s.trick_no)
+        if maximizing:
+            if v > bound:
+                bound = v
+                best = mv[i]
+            if v >= target:
+                break
         else:
-            tt_store(ctx, key, VALUE_MIN, target - 1, best, g.tricks - s.trick_no)
-    return result
+            if v < bound:
+                bound = v
+                best = mv[i]
+            if v < target:
+                break
+    # The children's bounds cannot beat what the points still in play allow.
+    if bound < lo:
+        bound = lo
+    if bound > hi:
+        bound = hi
+    if s.trick_len == 0:
+        if bound >= target:
+            tt_store(ctx, key, bound, VALUE_MAX, best, g.tricks - s.trick_no)
+        else:
+            tt_store(ctx, key, VALUE_MIN, bound, best, g.tricks - s.trick_no)
+    return bound
+
+
+cdef inline int test(const Game* g, const State* s, int target, Ctx* ctx) noexcept nogil:
+    """1 if the value of the position is >= target under perfect play, else 0."""
+    return probe(g, s, target, ctx) >= target
 
 
 cdef int exact(const Game* g, const State* s, Ctx* ctx, int* lo_out, int* hi_out) noexcept nogil:
-    """The exact value by bisection over null-window tests; 0 if a limit stopped it
-    (then [lo_out, hi_out] is what was proven)."""
-    cdef int lo, hi, mid
+    """The exact value by bisection over fail-soft null-window probes; 0 if a limit
+    stopped it (then [lo_out, hi_out] is what was proven)."""
+    cdef int lo, hi, mid, v
     bounds(g, s, &lo, &hi)
     if s.trick_no == g.tricks:
         lo = final_value(g, &s.acc)
         hi = lo
     while lo < hi:
         mid = lo + (hi - lo + 1) // 2
-        if test(g, s, mid, ctx):
-            if ctx.abort:
-                break
-            lo = mid
+        v = probe(g, s, mid, ctx)
+        if ctx.abort:
+            break
+        if v >= mid:
+            lo = v if v < hi else hi
         else:
-            if ctx.abort:
-                break
-            hi = mid - 1
+            hi = v if v > lo else lo
     lo_out[0] = lo
     hi_out[0] = hi
     return not ctx.abort
