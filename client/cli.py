@@ -3,6 +3,8 @@
     atout validate [FILE|-]     check positions; bad ones on stderr, exit 1 if any
     atout score [FILE|-]        outcome and scores of finished deals, one JSON line each
     atout solve [FILE|-] ...    double-dummy results, one JSON line each
+    atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
+    atout analyze [FILE|-] ...  every card of played deals against double-dummy play
 
 Every command reads JSON Lines (FORMAT.md) from FILE or standard input.  A user never
 sees a traceback: bad input is a line on stderr naming the field, and the exit
@@ -107,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     from . import solve_cmd
     solve_cmd.add_parser(sub, _positive_float, _positive_int)
+    from . import serve_cmd
+    serve_cmd.add_parser(sub, _positive_float, _positive_int)
+    from . import analyze_cmd
+    analyze_cmd.add_parser(sub, _positive_float, _positive_int)
     return parser
 
 

@@ -1,0 +1,220 @@
+"""atout.analyze / `atout analyze`: every value against an independent solve, costs add up."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+import atout
+from atout.cards import card, token
+from atout.errors import PositionError
+from atout.position import parse_position
+from atout.solver import solve
+from atout.solver.analyze import AnalysisLimit, analyze
+
+from deals import GAMES, mixed_policy, play_out, random_endgame, slam_policy, uniform_policy
+from reference import reference_values
+
+TT = 8  # MB: small tables keep the tests light
+
+
+def played_endgame(rng, game, tricks, **options):
+    """A random deal played until ``tricks`` tricks remain, then played out to the end
+    (randomly, so with mistakes): (finished position, where the endgame starts)."""
+    obj = random_endgame(rng, game, tricks, **options)
+    pos = parse_position(obj)
+    start = len(pos.played)
+    policy = mixed_policy(uniform_policy, slam_policy(0), slam_policy(1))
+    play_out(rng, pos, tricks * pos.seats, policy)
+    obj["played"] = [token(c) for c in pos.played]
+    obj["id"] = f"{game}-{rng.randrange(10**6)}"
+    return obj, start
+
+
+def check_report(obj, start, report):
+    """Every value against a fresh solve of that prefix; the costs add up."""
+    pos = parse_position(obj)
+    assert report["id"] == obj["id"]
+    plays = report["plays"]
+    assert [p["index"] for p in plays] == list(range(start, len(pos.played)))
+    prefix = parse_position(obj)
+    while len(prefix.played) > start:
+        prefix.undo()
+    assert report["start_value"] == solve(prefix, tt_mb=TT).value
+    signed = 0
+    for p in plays:
+        seat = prefix.to_play
+        maximizing = prefix.contract.camp[seat] == prefix.contract.maximizer
+        ref = solve(prefix, tt_mb=TT)
+        assert p["seat"] == seat
+        assert p["value_before"] == ref.value
+        assert sorted(p["best"]) == sorted(ref.best)
+        prefix.play(card(p["card"]))
+        after = solve(prefix, tt_mb=TT).value
+        assert p["value_after"] == after
+        assert p["cost"] >= 0
+        assert p["cost"] == (ref.value - after if maximizing else after - ref.value)
+        assert (p["cost"] == 0) == (p["card"] in p["best"])
+        signed += p["cost"] if maximizing else -p["cost"]
+    end = plays[-1]["value_after"] if plays else report["start_value"]
+    # the maximizing camp's losses minus the minimizing camp's = start - end
+    assert report["start_value"] - end == signed
+    if pos.is_finished():
+        assert report["outcome"] == pos.outcome()
+        assert end == pos.outcome()["value"]
+    else:
+        assert report["outcome"] is None
+    per_seat = {s["seat"]: s for s in report["seats"]}
+    assert sorted(per_seat) == list(range(pos.seats))
+    for seat, s in per_seat.items():
+        mine = [p for p in plays if p["seat"] == seat]
+        assert s["cards"] == len(mine)
+        assert s["mistakes"] == sum(1 for p in mine if p["cost"] > 0)
+        assert s["cost"] == sum(p["cost"] for p in mine)
+
+
+CASES = [(game, {}) for game in GAMES] + [
+    ("at4", {"bid": "trischaken"}), ("at4", {"bid": "solorufer"}), ("at4", {"bid": "bettler"}),
+    ("fr4", {"bid": "garde_contre", "chelem": True}), ("fr5", {"called_where": "dog"}),
+]
+
+
+@pytest.mark.parametrize("game,options", CASES, ids=[f"{g}-{o.get('bid', '')}" for g, o in CASES])
+def test_values_match_solve(game, options):
+    rng = random.Random(f"analyze-{game}-{options}")
+    for _ in range(5):
+        obj, start = played_endgame(rng, game, 3, **options)
+        check_report(obj, start, analyze(obj, start=start, tt_mb=TT))
+
+
+def test_against_exhaustive_reference():
+    """Independent of the solver: the minimax of tests/reference.py on 2-trick endgames."""
+    rng = random.Random("analyze-reference")
+    for game in GAMES:
+        obj, start = played_endgame(rng, game, 2)
+        report = analyze(obj, start=start, tt_mb=TT)
+        pos = parse_position(obj)
+        while len(pos.played) > start:
+            pos.undo()
+        for p in report["plays"]:
+            values = reference_values(pos)
+            maximizing = pos.contract.camp[pos.to_play] == pos.contract.maximizer
+            best_value = max(values.values()) if maximizing else min(values.values())
+            assert p["value_before"] == best_value
+            assert sorted(p["best"]) == sorted(c for c, v in values.items() if v == best_value)
+            assert p["value_after"] == values[p["card"]]
+            pos.play(card(p["card"]))
+
+
+def test_unfinished_deal_and_mid_trick_start():
+    rng = random.Random("analyze-partial")
+    obj = random_endgame(rng, "fr4", 4, partial=True)
+    obj["id"] = 7
+    pos = parse_position(obj)
+    start = len(pos.played)
+    play_out(rng, pos, 5)           # stop in the middle of the game
+    obj["played"] = [token(c) for c in pos.played]
+    report = analyze(obj, start=start, tt_mb=TT)
+    assert report["outcome"] is None
+    check_report(obj, start, report)
+
+
+def test_fresh_tables_give_the_same_report():
+    rng = random.Random("analyze-cold")
+    obj, start = played_endgame(rng, "fr4", 4)
+    assert analyze(obj, start=start, tt_mb=TT) == analyze(obj, start=start, tt_mb=TT,
+                                                          reuse_table=False)
+
+
+def test_nothing_to_analyse():
+    rng = random.Random("analyze-nothing")
+    obj, start = played_endgame(rng, "fr3", 2)
+    pos = parse_position(obj)
+    report = analyze(pos, start=len(pos.played), tt_mb=TT)
+    assert report["plays"] == [] and report["start_value"] == pos.outcome()["value"]
+    assert report["outcome"] == pos.outcome()
+    assert all(s["cards"] == 0 for s in report["seats"])
+
+
+def test_bad_arguments():
+    rng = random.Random("analyze-bad")
+    obj, start = played_endgame(rng, "fr4", 2)
+    with pytest.raises(ValueError):
+        analyze(obj, start=len(obj["played"]) + 1)
+    with pytest.raises(ValueError):
+        analyze(obj, start=-1)
+    with pytest.raises(ValueError):
+        analyze(obj, start=start, time_limit=0)
+    bad = dict(obj, played=obj["played"][:-2] + obj["played"][-1:] * 2)
+    with pytest.raises(PositionError):
+        analyze(bad)
+
+
+def test_time_limit():
+    line = open(_bench("fr4-end8")).readline()
+    obj = json.loads(line)
+    with pytest.raises(AnalysisLimit) as info:
+        analyze(obj, time_limit=0.001)
+    assert info.value.partial["plays"] == []
+
+
+def test_import_atout_stays_light():
+    code = ("import sys, atout; assert 'atout.solver' not in sys.modules; "
+            "assert callable(atout.analyze); assert 'atout.solver' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def _bench(name):
+    from pathlib import Path
+    return Path(__file__).resolve().parents[2] / "shared" / "bench" / f"{name}.jsonl"
+
+
+def _atout(*args, stdin=""):
+    main = "import sys; from atout.client.cli import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", main, *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_json_and_table():
+    rng = random.Random("analyze-cli")
+    deals = [played_endgame(rng, g, 2)[0] for g in ("fr4", "at4")]
+    text = "".join(json.dumps(d) + "\n" for d in deals)
+    r = _atout("analyze", "--json", "--last-tricks", "2", "--tt-mb", "8", stdin=text)
+    assert r.returncode == 0, r.stderr
+    reports = [json.loads(x) for x in r.stdout.splitlines()]
+    assert len(reports) == 2
+    for d, rep in zip(deals, reports):
+        assert list(rep) == ["id", "start_value", "plays", "seats", "outcome"]
+        assert list(rep["plays"][0]) == ["index", "seat", "card", "value_before", "value_after",
+                                         "cost", "best"]
+        assert list(rep["seats"][0]) == ["seat", "cards", "mistakes", "cost"]
+        pos = parse_position(d)
+        assert rep == analyze(d, start=len(pos.played) - 2 * pos.seats, tt_mb=TT)
+    r = _atout("analyze", "--last-tricks", "2", stdin=text)
+    assert r.returncode == 0, r.stderr
+    assert "trick" in r.stdout and "won by seat" in r.stdout and "double dummy" in r.stdout
+    assert r.stdout.count("mistakes") == 2
+
+
+def test_cli_bad_input_is_a_line_not_a_traceback():
+    rng = random.Random("analyze-cli-bad")
+    good = played_endgame(rng, "fr3", 1)[0]
+    text = "not json\n" + json.dumps(good) + "\n" + json.dumps(dict(good, first=9)) + "\n"
+    r = _atout("analyze", "--json", "--last-tricks", "1", stdin=text)
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    assert r.stderr.splitlines()[0].startswith("line 1: json:")
+    assert "first" in r.stderr.splitlines()[1]
+    assert len(r.stdout.splitlines()) == 1
+    r = _atout("analyze", "--start", "999", stdin=json.dumps(good))
+    assert r.returncode == 1 and "past the" in r.stderr and "Traceback" not in r.stderr
+    r = _atout("analyze", "/nonexistent/file")
+    assert r.returncode == 2 and "cannot read" in r.stderr
+    r = _atout("analyze", "--time-limit", "0.001", stdin=open(_bench("fr4-end8")).readline())
+    assert r.returncode == 1 and "time limit" in r.stderr and "Traceback" not in r.stderr
