@@ -16,9 +16,9 @@ extensions = [
 ]
 
 setup(
-    packages=list(PARTS),
+    packages=[*PARTS, "atout.proto.v1"],
     package_dir=PARTS,
-    package_data={"atout.solver": ["*.pyx", "*.pxd"]},
+    package_data={"atout.solver": ["*.pyx", "*.pxd"], "atout.proto.v1": ["*.proto", "*.pyi"]},
     ext_modules=cythonize(extensions, language_level=3,
                           compiler_directives={"boundscheck": False, "wraparound": False,
                                                "cdivision": True, "initializedcheck": False}),

@@ -1,0 +1,150 @@
+"""The gRPC client: the local solver API, answered by an ``atout serve`` somewhere else.
+
+>>> from atout.client import Client                                    # doctest: +SKIP
+>>> with Client("localhost:50051") as solver:                          # doctest: +SKIP
+...     r = solver.solve(position_obj, all_cards=True, timeout=10)     # a SolveResult
+...     report = solver.analyze(played_deal, timeout=60)               # atout.analyze's dict
+...     for index, r in solver.solve_batch(positions, timeout=600):    # as each finishes
+...         ...
+
+``timeout`` is the call's gRPC deadline in seconds (None: no deadline).  A call the
+service refuses raises :class:`ServiceError` (``code``: the grpc.StatusCode,
+``violations``: [(field, description)]); a refused position raises its subclass
+:class:`InvalidPositionError`, which is also an :class:`atout.PositionError` naming the
+field — like the local API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from atout.errors import PositionError
+from atout.proto import convert
+from atout.proto.v1 import solver_pb2 as pb
+from atout.proto.v1 import solver_pb2_grpc as pb_grpc
+
+#: the same bound as the server's (atout.server.app.MAX_MESSAGE_BYTES)
+MAX_MESSAGE_BYTES = 8 << 20
+
+
+class ServiceError(Exception):
+    """A call that did not succeed: ``code`` (grpc.StatusCode), ``details`` (the message),
+    ``violations`` ([(field, description)] from a google.rpc.BadRequest)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str, violations=()):
+        Exception.__init__(self, f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+        self.violations = list(violations)
+
+
+class InvalidPositionError(ServiceError, PositionError):
+    """INVALID_ARGUMENT: ``field``/``reason`` are the first violation's."""
+
+    def __init__(self, code: grpc.StatusCode, details: str, violations=()):
+        ServiceError.__init__(self, code, details, violations)
+        self.field, self.reason = self.violations[0] if self.violations else ("request", details)
+
+
+def _error(e: grpc.RpcError) -> ServiceError:
+    code, details = e.code(), e.details() or ""
+    violations = []
+    status = rpc_status.from_call(e)
+    if status is not None:
+        for detail in status.details:
+            if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                bad = error_details_pb2.BadRequest()
+                detail.Unpack(bad)
+                violations += [(v.field, v.description) for v in bad.field_violations]
+    cls = InvalidPositionError if code == grpc.StatusCode.INVALID_ARGUMENT else ServiceError
+    return cls(code, details, violations)
+
+
+def _limits(request, time_limit, node_limit) -> None:
+    if time_limit is not None:
+        if not time_limit > 0:
+            raise ValueError("time_limit must be greater than 0")
+        request.time_limit = time_limit
+    if node_limit is not None:
+        if int(node_limit) != node_limit or node_limit <= 0:
+            raise ValueError("node_limit must be a positive whole number")
+        request.node_limit = int(node_limit)
+
+
+class Client:
+    """A connection to an ``atout serve`` at ``target`` ("host:port")."""
+
+    def __init__(self, target: str):
+        self.target = target
+        self.channel = grpc.insecure_channel(target, options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ])
+        self.stub = pb_grpc.SolverStub(self.channel)
+
+    def solve(self, position, *, all_cards: bool = False, time_limit: float | None = None,
+              node_limit: int | None = None, timeout: float | None = None):
+        """As :func:`atout.solver.solve`: a :class:`~atout.solver.SolveResult`."""
+        request = pb.SolveRequest(position=convert.position_message(position), all_cards=all_cards)
+        _limits(request, time_limit, node_limit)
+        try:
+            reply = self.stub.Solve(request, timeout=timeout)
+        except grpc.RpcError as e:
+            raise _error(e) from None
+        return convert.solve_result(reply)
+
+    def analyze(self, position, *, start: int = 0, time_limit: float | None = None,
+                timeout: float | None = None) -> dict:
+        """As ``atout.analyze``: the report dict; a ``time_limit`` that runs out raises
+        ``AnalysisLimit`` with the partial report, as locally."""
+        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+            raise ValueError("start must be a whole number from 0")
+        request = pb.AnalyzeRequest(position=convert.position_message(position), start=start)
+        _limits(request, time_limit, None)
+        try:
+            reply = self.stub.Analyze(request, timeout=timeout)
+        except grpc.RpcError as e:
+            raise _error(e) from None
+        report = convert.analysis_object(reply)
+        if reply.status == pb.STATUS_LIMIT:
+            from atout.solver.analyze import AnalysisLimit
+
+            raise AnalysisLimit(f"time limit of {time_limit:g} s reached "
+                                f"({len(report['plays'])} cards analysed)", report)
+        return report
+
+    def solve_batch(self, positions: Iterable[Any], *, all_cards: bool = False,
+                    time_limit: float | None = None, node_limit: int | None = None,
+                    timeout: float | None = None) -> Iterator[tuple[int, Any]]:
+        """(index, SolveResult) for every position, in the order they finish.
+
+        The whole batch is one call (``timeout`` covers all of it) and is refused
+        whole if any position is bad (fields named ``positions[i].…``)."""
+        request = pb.SolveBatchRequest(all_cards=all_cards)
+        for i, p in enumerate(positions):
+            try:
+                request.positions.append(convert.position_message(p))
+            except PositionError as e:
+                raise PositionError(f"positions[{i}].{e.field}", e.reason) from None
+        _limits(request, time_limit, node_limit)
+        stream = self.stub.SolveBatch(request, timeout=timeout)
+        try:
+            for reply in stream:
+                yield reply.index, convert.solve_result(reply.result)
+        except grpc.RpcError as e:
+            raise _error(e) from None
+        finally:
+            stream.cancel()  # a caller that stops reading early stops the searches too
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,241 @@
+"""FORMAT.md's JSON objects to and from the ``atout.v1`` messages, for the server and the client.
+
+Each pair round-trips: ``position_object(position_message(obj)) == obj`` for a position
+object of FORMAT.md, and the result converters give back exactly the local API's
+objects (:class:`~atout.solver.SolveResult`, the dict of ``atout.analyze``), key order
+included.  JSON numbers inside the contract and the outcome travel as doubles
+(google.protobuf.Value); whole ones come back as ints.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from google.protobuf import struct_pb2
+
+from atout.errors import PositionError
+
+from .v1 import solver_pb2 as pb
+
+POSITION_FIELDS = ("id", "game", "hands", "first", "played", "contract")
+INT64 = 1 << 63
+STATUS_OF = {"ok": pb.STATUS_OK, "limit": pb.STATUS_LIMIT}
+STATUS_NAME = {v: k for k, v in STATUS_OF.items()}
+
+
+# -- JSON values -----------------------------------------------------------------------------
+
+def _value(x: Any, field: str) -> struct_pb2.Value:
+    v = struct_pb2.Value()
+    if x is None:
+        v.null_value = struct_pb2.NULL_VALUE
+    elif isinstance(x, bool):
+        v.bool_value = x
+    elif isinstance(x, (int, float)) and math.isfinite(x) and abs(x) < 2 ** 53:
+        v.number_value = x
+    elif isinstance(x, str):
+        v.string_value = x
+    elif isinstance(x, (list, tuple)):
+        v.list_value.values.extend(_value(y, f"{field}[{i}]") for i, y in enumerate(x))
+    elif isinstance(x, dict):
+        for k, y in x.items():
+            if not isinstance(k, str):
+                raise PositionError(field, "object keys must be strings")
+            v.struct_value.fields[k].CopyFrom(_value(y, f"{field}.{k}"))
+    else:
+        raise PositionError(field, f"cannot be sent: {type(x).__name__} is not a JSON value")
+    return v
+
+
+def _plain(v: struct_pb2.Value) -> Any:
+    kind = v.WhichOneof("kind")
+    if kind == "number_value":
+        x = v.number_value
+        return int(x) if x.is_integer() else x
+    if kind == "string_value":
+        return v.string_value
+    if kind == "bool_value":
+        return v.bool_value
+    if kind == "list_value":
+        return [_plain(y) for y in v.list_value.values]
+    if kind == "struct_value":
+        return _plain_struct(v.struct_value)
+    return None
+
+
+def _plain_struct(s: struct_pb2.Struct) -> dict:
+    return {k: _plain(y) for k, y in s.fields.items()}
+
+
+def _set_id(msg, ident: Any) -> None:
+    if ident is None:
+        return
+    if isinstance(ident, str):
+        msg.text_id = ident
+    elif type(ident) is int and -INT64 <= ident < INT64:
+        msg.number_id = ident
+    else:
+        raise PositionError("id", "must be a string or an integer (64 bits over gRPC)")
+
+
+def _get_id(msg) -> Any:
+    which = msg.WhichOneof("id")
+    return None if which is None else getattr(msg, which)
+
+
+# -- positions -------------------------------------------------------------------------------
+
+def _tokens(x: Any, field: str) -> list[str]:
+    if not isinstance(x, (list, tuple)):
+        raise PositionError(field, "must be a list of cards")
+    for i, t in enumerate(x):
+        if not isinstance(t, str):
+            raise PositionError(f"{field}[{i}]", f"{t!r} is not a card token")
+    return list(x)
+
+
+def position_message(obj: Any) -> pb.Position:
+    """A position JSON object (or a :class:`~atout.position.Position`) as a message.
+
+    Raises :class:`~atout.errors.PositionError` for what no message can carry (a card
+    that is not a string, a key FORMAT.md does not have); the rules are checked by
+    the server."""
+    if hasattr(obj, "to_json") and not isinstance(obj, dict):
+        obj = obj.to_json()
+    if not isinstance(obj, dict):
+        raise PositionError("position", "must be a JSON object")
+    for key in obj:
+        if key not in POSITION_FIELDS:
+            raise PositionError(str(key)[:30], "unknown field")
+    msg = pb.Position()
+    _set_id(msg, obj.get("id"))
+    if "game" in obj:
+        if not isinstance(obj["game"], str):
+            raise PositionError("game", "must be a string")
+        msg.game = obj["game"]
+    if "hands" in obj:
+        hands = obj["hands"]
+        if not isinstance(hands, (list, tuple)):
+            raise PositionError("hands", "must be a list of hands")
+        for s, h in enumerate(hands):
+            msg.hands.add().cards.extend(_tokens(h, f"hands[{s}]"))
+    if "first" in obj:
+        first = obj["first"]
+        if type(first) is not int or not -(1 << 31) <= first < (1 << 31):
+            raise PositionError("first", "must be a seat number")
+        msg.first = first
+    if "played" in obj:
+        msg.played.extend(_tokens(obj["played"], "played"))
+    if "contract" in obj:
+        contract = obj["contract"]
+        if not isinstance(contract, dict):
+            raise PositionError("contract", "must be a JSON object")
+        msg.contract.SetInParent()
+        msg.contract.CopyFrom(_value(contract, "contract").struct_value)
+    return msg
+
+
+def position_object(msg: pb.Position) -> dict:
+    """The position JSON object a message carries (fields absent from it stay absent)."""
+    obj: dict[str, Any] = {}
+    ident = _get_id(msg)
+    if ident is not None:
+        obj["id"] = ident
+    if msg.game:
+        obj["game"] = msg.game
+    if msg.hands:
+        obj["hands"] = [list(h.cards) for h in msg.hands]
+    if msg.HasField("first"):
+        obj["first"] = msg.first
+    obj["played"] = list(msg.played)
+    if msg.HasField("contract"):
+        obj["contract"] = _plain_struct(msg.contract)
+    return obj
+
+
+# -- results ---------------------------------------------------------------------------------
+
+def outcome_message(outcome: dict, msg: pb.Outcome) -> None:
+    msg.value = outcome.get("value") or 0
+    msg.scores.extend(outcome.get("scores") or [])
+    for name, x in outcome.items():
+        msg.fields.add(name=name).value.CopyFrom(_value(x, f"outcome.{name}"))
+
+
+def outcome_object(msg: pb.Outcome) -> dict:
+    return {f.name: _plain(f.value) for f in msg.fields}
+
+
+def result_message(r, msg: pb.SolveResult | None = None) -> pb.SolveResult:
+    """A :class:`~atout.solver.SolveResult` as a message (filled into ``msg`` if given)."""
+    msg = pb.SolveResult() if msg is None else msg
+    _set_id(msg, r.id)
+    msg.status = STATUS_OF[r.status]
+    if r.value is not None:
+        msg.value = r.value
+    if r.to_play is not None:
+        msg.to_play = r.to_play
+    msg.best.extend(r.best)
+    if r.cards is not None:
+        msg.cards.SetInParent()
+        for card, value in r.cards.items():
+            msg.cards.cards.add(card=card, value=value)
+    msg.line.extend(r.line)
+    if r.outcome is not None:
+        outcome_message(r.outcome, msg.outcome)
+    msg.nodes = r.nodes
+    msg.seconds = r.seconds
+    if r.bounds is not None:
+        msg.bounds.low, msg.bounds.high = r.bounds
+    return msg
+
+
+def solve_result(msg: pb.SolveResult):
+    """The :class:`~atout.solver.SolveResult` a message carries."""
+    from atout.solver import SolveResult
+
+    return SolveResult(
+        id=_get_id(msg),
+        value=msg.value if msg.HasField("value") else None,
+        to_play=msg.to_play if msg.HasField("to_play") else None,
+        best=list(msg.best),
+        line=list(msg.line),
+        outcome=outcome_object(msg.outcome) if msg.HasField("outcome") else None,
+        nodes=msg.nodes,
+        seconds=msg.seconds,
+        status=STATUS_NAME.get(msg.status, "ok"),
+        bounds=[msg.bounds.low, msg.bounds.high] if msg.HasField("bounds") else None,
+        cards={c.card: c.value for c in msg.cards.cards} if msg.HasField("cards") else None,
+    )
+
+
+def analysis_message(report: dict, status: str = "ok") -> pb.Analysis:
+    """The dict of ``atout.analyze`` as a message (``status`` limit: a partial report)."""
+    msg = pb.Analysis(status=STATUS_OF[status])
+    _set_id(msg, report.get("id"))
+    if report.get("start_value") is not None:
+        msg.start_value = report["start_value"]
+    for p in report.get("plays", ()):
+        msg.plays.add(index=p["index"], seat=p["seat"], card=p["card"],
+                      value_before=p["value_before"], value_after=p["value_after"],
+                      cost=p["cost"], best=p["best"])
+    for s in report.get("seats", ()):
+        msg.seats.add(seat=s["seat"], cards=s["cards"], mistakes=s["mistakes"], cost=s["cost"])
+    if report.get("outcome") is not None:
+        outcome_message(report["outcome"], msg.outcome)
+    return msg
+
+
+def analysis_object(msg: pb.Analysis) -> dict:
+    """The dict of ``atout.analyze`` a message carries."""
+    return {
+        "id": _get_id(msg),
+        "start_value": msg.start_value if msg.HasField("start_value") else None,
+        "plays": [{"index": p.index, "seat": p.seat, "card": p.card,
+                   "value_before": p.value_before, "value_after": p.value_after,
+                   "cost": p.cost, "best": list(p.best)} for p in msg.plays],
+        "seats": [{"seat": s.seat, "cards": s.cards, "mistakes": s.mistakes, "cost": s.cost}
+                  for s in msg.seats],
+        "outcome": outcome_object(msg.outcome) if msg.HasField("outcome") else None,
+    }

@@ -1,0 +1,200 @@
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    STATUS_UNSPECIFIED: _ClassVar[Status]
+    STATUS_OK: _ClassVar[Status]
+    STATUS_LIMIT: _ClassVar[Status]
+STATUS_UNSPECIFIED: Status
+STATUS_OK: Status
+STATUS_LIMIT: Status
+
+class Hand(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Position(_message.Message):
+    __slots__ = ("text_id", "number_id", "game", "hands", "first", "played", "contract")
+    TEXT_ID_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    text_id: str
+    number_id: int
+    game: str
+    hands: _containers.RepeatedCompositeFieldContainer[Hand]
+    first: int
+    played: _containers.RepeatedScalarFieldContainer[str]
+    contract: _struct_pb2.Struct
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., game: _Optional[str] = ..., hands: _Optional[_Iterable[_Union[Hand, _Mapping]]] = ..., first: _Optional[int] = ..., played: _Optional[_Iterable[str]] = ..., contract: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class SolveRequest(_message.Message):
+    __slots__ = ("position", "all_cards", "time_limit", "node_limit")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    ALL_CARDS_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    NODE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    position: Position
+    all_cards: bool
+    time_limit: float
+    node_limit: int
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., all_cards: _Optional[bool] = ..., time_limit: _Optional[float] = ..., node_limit: _Optional[int] = ...) -> None: ...
+
+class CardValue(_message.Message):
+    __slots__ = ("card", "value")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    value: int
+    def __init__(self, card: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+
+class CardValues(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[CardValue]
+    def __init__(self, cards: _Optional[_Iterable[_Union[CardValue, _Mapping]]] = ...) -> None: ...
+
+class Bounds(_message.Message):
+    __slots__ = ("low", "high")
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    low: int
+    high: int
+    def __init__(self, low: _Optional[int] = ..., high: _Optional[int] = ...) -> None: ...
+
+class OutcomeField(_message.Message):
+    __slots__ = ("name", "value")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    value: _struct_pb2.Value
+    def __init__(self, name: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
+
+class Outcome(_message.Message):
+    __slots__ = ("value", "scores", "fields")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    value: int
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    fields: _containers.RepeatedCompositeFieldContainer[OutcomeField]
+    def __init__(self, value: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., fields: _Optional[_Iterable[_Union[OutcomeField, _Mapping]]] = ...) -> None: ...
+
+class SolveResult(_message.Message):
+    __slots__ = ("text_id", "number_id", "status", "value", "to_play", "best", "cards", "line", "outcome", "nodes", "seconds", "bounds")
+    TEXT_ID_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    TO_PLAY_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    BOUNDS_FIELD_NUMBER: _ClassVar[int]
+    text_id: str
+    number_id: int
+    status: Status
+    value: int
+    to_play: int
+    best: _containers.RepeatedScalarFieldContainer[str]
+    cards: CardValues
+    line: _containers.RepeatedScalarFieldContainer[str]
+    outcome: Outcome
+    nodes: int
+    seconds: float
+    bounds: Bounds
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., value: _Optional[int] = ..., to_play: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., cards: _Optional[_Union[CardValues, _Mapping]] = ..., line: _Optional[_Iterable[str]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
+
+class SolveBatchRequest(_message.Message):
+    __slots__ = ("positions", "all_cards", "time_limit", "node_limit")
+    POSITIONS_FIELD_NUMBER: _ClassVar[int]
+    ALL_CARDS_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    NODE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    positions: _containers.RepeatedCompositeFieldContainer[Position]
+    all_cards: bool
+    time_limit: float
+    node_limit: int
+    def __init__(self, positions: _Optional[_Iterable[_Union[Position, _Mapping]]] = ..., all_cards: _Optional[bool] = ..., time_limit: _Optional[float] = ..., node_limit: _Optional[int] = ...) -> None: ...
+
+class SolveBatchResult(_message.Message):
+    __slots__ = ("index", "result")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    result: SolveResult
+    def __init__(self, index: _Optional[int] = ..., result: _Optional[_Union[SolveResult, _Mapping]] = ...) -> None: ...
+
+class AnalyzeRequest(_message.Message):
+    __slots__ = ("position", "start", "time_limit")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    position: Position
+    start: int
+    time_limit: float
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., start: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
+
+class Play(_message.Message):
+    __slots__ = ("index", "seat", "card", "value_before", "value_after", "cost", "best")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    VALUE_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_AFTER_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    seat: int
+    card: str
+    value_before: int
+    value_after: int
+    cost: int
+    best: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., card: _Optional[str] = ..., value_before: _Optional[int] = ..., value_after: _Optional[int] = ..., cost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SeatSummary(_message.Message):
+    __slots__ = ("seat", "cards", "mistakes", "cost")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    MISTAKES_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    cards: int
+    mistakes: int
+    cost: int
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[int] = ..., mistakes: _Optional[int] = ..., cost: _Optional[int] = ...) -> None: ...
+
+class Analysis(_message.Message):
+    __slots__ = ("text_id", "number_id", "status", "start_value", "plays", "seats", "outcome")
+    TEXT_ID_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    START_VALUE_FIELD_NUMBER: _ClassVar[int]
+    PLAYS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    text_id: str
+    number_id: int
+    status: Status
+    start_value: int
+    plays: _containers.RepeatedCompositeFieldContainer[Play]
+    seats: _containers.RepeatedCompositeFieldContainer[SeatSummary]
+    outcome: Outcome
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., start_value: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ...) -> None: ...

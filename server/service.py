@@ -1,0 +1,265 @@
+"""The ``atout.v1.Solver`` service: validates requests, runs searches on the pool, maps outcomes
+to gRPC status codes.
+
+- a refused position: INVALID_ARGUMENT with a ``google.rpc.BadRequest`` naming the field;
+- a search stopped by the caller's own ``time_limit``/``node_limit``: OK, status LIMIT;
+- by the call's deadline: DEADLINE_EXCEEDED (the remaining deadline is handed to the
+  search as its time limit, so the worker stops by itself; a cancelled call also tells
+  the worker to stop at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from atout.errors import PositionError
+from atout.position import parse_position
+from atout.proto import convert
+from atout.proto.v1 import solver_pb2 as pb
+from atout.proto.v1 import solver_pb2_grpc as pb_grpc
+
+from .pool import SearchPool, WorkerDied
+
+log = logging.getLogger("atout.server")
+
+#: time kept back from a deadline so a stopped search can still answer before it
+DEADLINE_MARGIN = 0.02
+
+
+class Refusal(Exception):
+    """A call ends with this status: ``code``, ``message``, field ``violations``."""
+
+    def __init__(self, code: grpc.StatusCode, message: str, violations=()):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.violations = list(violations)
+
+    def trailing_metadata(self):
+        if not self.violations:
+            return ()
+        detail = any_pb2.Any()
+        detail.Pack(error_details_pb2.BadRequest(field_violations=[
+            error_details_pb2.BadRequest.FieldViolation(field=f, description=d)
+            for f, d in self.violations]))
+        status = status_pb2.Status(code=self.code.value[0], message=self.message, details=[detail])
+        return rpc_status.to_status(status).trailing_metadata
+
+
+def _invalid(violations) -> Refusal:
+    field, reason = violations[0]
+    more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
+    return Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"{field}: {reason}{more}", violations)
+
+
+class _Call:
+    """Times a call and logs one line for it: method, id, seconds, status."""
+
+    def __init__(self, method: str, label):
+        self.method, self.label = method, label
+        self.started = time.perf_counter()
+        self.status = "OK"
+
+    def done(self) -> None:
+        log.info("%s id=%s %.3fs %s", self.method, self.label,
+                 time.perf_counter() - self.started, self.status)
+
+
+class SolverService(pb_grpc.SolverServicer):
+    def __init__(self, pool: SearchPool, tt_mb: int | None = None):
+        self.pool = pool
+        self.tt_mb = tt_mb
+        self.draining = False
+        self.calls = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    def _begin(self, method: str, label) -> _Call:
+        self.calls += 1
+        self.idle.clear()
+        call = _Call(method, label)
+        if self.draining:
+            call.status = "UNAVAILABLE"
+            self._end(call)
+            raise Refusal(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        return call
+
+    def _end(self, call: _Call) -> None:
+        call.done()
+        self.calls -= 1
+        if not self.calls:
+            self.idle.set()
+
+    async def drain(self, grace: float) -> bool:
+        """Refuse new calls (UNAVAILABLE) and wait up to ``grace`` s for the running ones;
+        True if they all finished."""
+        self.draining = True
+        try:
+            await asyncio.wait_for(self.idle.wait(), grace)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    # -- the three methods ---------------------------------------------------------------------
+
+    async def Solve(self, request: pb.SolveRequest, context) -> pb.SolveResult:
+        call = None
+        try:
+            call = self._begin("Solve", _label(request.position))
+            obj = _position(request.position, "")
+            _check_limits(request)
+            _, _, data = await self._search(context, "solve", obj, request)
+            return pb.SolveResult.FromString(data)
+        except BaseException as e:
+            await _end(call, context, e)
+        finally:
+            if call is not None:
+                self._end(call)
+
+    async def Analyze(self, request: pb.AnalyzeRequest, context) -> pb.Analysis:
+        call = None
+        try:
+            call = self._begin("Analyze", _label(request.position))
+            obj = _position(request.position, "")
+            if not math.isfinite(request.time_limit) or request.time_limit < 0:
+                raise _invalid([("time_limit", "must be 0 (none) or a number of seconds")])
+            if request.start > len(obj["played"]):
+                raise _invalid([("start", f"must be at most {len(obj['played'])} "
+                                          f"(the cards played)")])
+            _, _, data = await self._search(context, "analyze", obj, request)
+            return pb.Analysis.FromString(data)
+        except BaseException as e:
+            await _end(call, context, e)
+        finally:
+            if call is not None:
+                self._end(call)
+
+    async def SolveBatch(self, request: pb.SolveBatchRequest, context):
+        call = None
+        tasks: list[asyncio.Task] = []
+        try:
+            call = self._begin("SolveBatch", f"{len(request.positions)}-positions")
+            _check_limits(request)
+            loop = asyncio.get_running_loop()
+            objs, violations = await loop.run_in_executor(None, _positions, request.positions)
+            if violations:
+                raise _invalid(violations)
+            # at most one search per worker from one batch: other calls get their turn
+            turns = asyncio.Semaphore(self.pool.size)
+
+            async def one(index: int, obj: dict):
+                async with turns:
+                    return index, await self._search(context, "solve", obj, request)
+
+            tasks = [asyncio.ensure_future(one(i, obj)) for i, obj in enumerate(objs)]
+            for finished in asyncio.as_completed(tasks):
+                index, (_, _, data) = await finished
+                reply = pb.SolveBatchResult(index=index)
+                reply.result.ParseFromString(data)
+                yield reply
+        except BaseException as e:
+            await _end(call, context, e)
+        finally:
+            for t in tasks:
+                t.cancel()
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+            if call is not None:
+                self._end(call)
+
+    # -- one search on the pool ----------------------------------------------------------------
+
+    async def _search(self, context, kind: str, obj: dict, request) -> tuple:
+        """(status, nodes, message bytes) of one search within the call's deadline."""
+        asked = request.time_limit or None
+        node_limit = getattr(request, "node_limit", 0) or None
+        time_limit, by_deadline = asked, False
+        remaining = context.time_remaining()
+        if remaining is not None:
+            budget = remaining - DEADLINE_MARGIN
+            if budget <= 0:
+                raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline ran out")
+            if asked is None or budget < asked:
+                time_limit, by_deadline = budget, True
+        if kind == "solve":
+            options = {"all_cards": request.all_cards, "time_limit": time_limit,
+                       "node_limit": node_limit, "tt_mb": self.tt_mb}
+        else:
+            options = {"start": request.start, "time_limit": time_limit, "tt_mb": self.tt_mb}
+        try:
+            answer = await self.pool.run(kind, obj, options)
+        except WorkerDied as e:
+            raise Refusal(grpc.StatusCode.INTERNAL, str(e)) from None
+        if answer[0] == "failed":
+            _, _, what, field, reason = answer
+            if what == "invalid":
+                raise _invalid([(field or "request", reason)])
+            if what == "unimplemented":
+                raise Refusal(grpc.StatusCode.UNIMPLEMENTED, reason)
+            raise Refusal(grpc.StatusCode.INTERNAL, reason)
+        _, _, status, nodes, data = answer
+        if status == "limit" and by_deadline and not (node_limit and nodes >= node_limit):
+            raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED,
+                          "the deadline ran out before the search finished")
+        return status, nodes, data
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+def _label(position: pb.Position):
+    which = position.WhichOneof("id")
+    return "-" if which is None else str(getattr(position, which))[:60]
+
+
+def _position(msg: pb.Position, prefix: str) -> dict:
+    """The position object of ``msg``, checked by the rules (Refusal if refused)."""
+    obj = convert.position_object(msg)
+    try:
+        parse_position(obj)
+    except PositionError as e:
+        raise _invalid([(prefix + e.field, e.reason)]) from None
+    except RecursionError:
+        raise _invalid([(prefix + "contract", "nested too deeply")]) from None
+    return obj
+
+
+def _positions(msgs) -> tuple[list[dict], list[tuple[str, str]]]:
+    objs, violations = [], []
+    for i, msg in enumerate(msgs):
+        try:
+            objs.append(_position(msg, f"positions[{i}]."))
+        except Refusal as e:
+            violations.extend(e.violations)
+    return objs, violations
+
+
+def _check_limits(request) -> None:
+    if not math.isfinite(request.time_limit) or request.time_limit < 0:
+        raise _invalid([("time_limit", "must be 0 (none) or a number of seconds")])
+
+
+async def _end(call: _Call | None, context, error: BaseException) -> None:
+    """End a call that raised ``error``: abort with its status (re-raises)."""
+    if call is None:  # refused before it began (draining)
+        call = _Call("-", "-")
+    if isinstance(error, asyncio.CancelledError):
+        remaining = context.time_remaining()
+        call.status = ("DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0
+                       else "CANCELLED")
+        raise error
+    if isinstance(error, Refusal):
+        call.status = error.code.name
+        await context.abort(error.code, error.message, error.trailing_metadata())
+    if isinstance(error, grpc.aio.AbortError) or not isinstance(error, Exception):
+        raise error
+    call.status = "INTERNAL"
+    log.exception("%s id=%s failed", call.method, call.label)
+    await context.abort(grpc.StatusCode.INTERNAL, f"{type(error).__name__}: {error}")

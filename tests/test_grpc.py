@@ -1,0 +1,426 @@
+"""The gRPC service against a real ``atout serve`` on 127.0.0.1 (a free port), started here.
+
+Results equal the local solver's on hundreds of small endgames of every game; deadlines
+and cancellations stop the search in the worker (same worker processes, served at
+once afterwards); health and reflection answer; bad input is refused naming the field;
+concurrent clients mixing calls see no error and the server's memory stays flat;
+SIGTERM drains and exits.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from atout.client import Client, InvalidPositionError, ServiceError
+from atout.errors import PositionError
+from atout.position import parse_position
+from atout.proto import convert
+from atout.proto.v1 import solver_pb2 as pb
+from atout.solver import solve
+from deals import GAMES, random_endgame
+
+TT_MB = 16      # the server's and the local reference's table: equal tables, equal node counts
+WORKERS = 2
+SOAK_SECONDS = float(os.environ.get("ATOUT_GRPC_SOAK", "20"))
+HARD = Path(__file__).resolve().parents[2] / "shared" / "bench" / "fr4-full.jsonl"
+
+
+# -- a real server -----------------------------------------------------------------------------
+
+class ServerProcess:
+    def __init__(self, tmp: Path, *extra: str):
+        self.log_path = tmp / "serve.log"
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "atout.client.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--workers", str(WORKERS), "--tt-mb", str(TT_MB), *extra],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while "listening on" not in self.log_path.read_text():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("server did not start:\n" + self.log_path.read_text())
+            time.sleep(0.05)
+        line = next(l for l in self.log_path.read_text().splitlines() if "listening on" in l)
+        self.address = line.split("listening on ")[1].split()[0]
+
+    def workers(self) -> list[int]:
+        """pids of the server's child processes (the search workers)."""
+        kids = []
+        for d in Path("/proc").iterdir():
+            if d.name.isdigit():
+                try:
+                    stat = (d / "stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) != self.proc.pid:
+                    continue
+                try:
+                    cmdline = (d / "cmdline").read_bytes()
+                except OSError:
+                    continue
+                if b"resource_tracker" not in cmdline:   # multiprocessing's helper
+                    kids.append(int(d.name))
+        return sorted(kids)
+
+    def rss_mb(self) -> float:
+        """Resident memory of the server and its workers, MB."""
+        total = 0
+        for pid in [self.proc.pid, *self.workers()]:
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+            except OSError:
+                pass
+        return total / 1024
+
+    def log_lines(self) -> list[str]:
+        return self.log_path.read_text().splitlines()
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = ServerProcess(tmp_path_factory.mktemp("grpc"))
+    yield s
+    assert s.stop() == 0
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with Client(server.address) as c:
+        yield c
+
+
+def _hard():
+    return json.loads(HARD.read_text().splitlines()[0])
+
+
+def _small(rng, game, n=1):
+    return [random_endgame(rng, game, rng.choice((1, 2, 3)), partial=rng.random() < 0.5)
+            for _ in range(n)]
+
+
+def _same(remote, local) -> None:
+    a, b = remote.to_json(), local.to_json()
+    a.pop("seconds")
+    b.pop("seconds")
+    assert json.dumps(a) == json.dumps(b)  # key order included
+
+
+# -- results equal the local ones --------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_batch_and_solve_equal_local(client, game):
+    rng = random.Random(f"grpc-{game}")
+    positions = _small(rng, game, 60)
+    for i, p in enumerate(positions):
+        p["id"] = f"{game}-{i}" if i % 2 else i
+    local = [solve(p, all_cards=True, tt_mb=TT_MB) for p in positions]
+    seen = []
+    for index, r in client.solve_batch(positions, all_cards=True, timeout=120):
+        seen.append(index)
+        _same(r, local[index])
+        assert r.id == positions[index]["id"]
+    assert sorted(seen) == list(range(len(positions)))
+    for p, ref in list(zip(positions, local))[:8]:
+        _same(client.solve(p, all_cards=True, timeout=30), ref)
+        _same(client.solve(parse_position(p), timeout=30), solve(p, tt_mb=TT_MB))
+
+
+def test_finished_deal_and_limits(client):
+    finished = random_endgame(random.Random(5), "fr4", 0)
+    _same(client.solve(finished), solve(finished))
+    r = client.solve(_hard(), time_limit=0.2, timeout=10)       # the caller's own limit: OK
+    assert r.status == "limit" and r.value is None and r.bounds[0] <= r.bounds[1]
+    r = client.solve(_hard(), node_limit=20000, timeout=10)
+    assert r.status == "limit" and r.nodes >= 20000 and len(r.bounds) == 2
+
+
+def test_analyze_equals_local(client):
+    analyze = pytest.importorskip("atout.solver.analyze").analyze
+    rng = random.Random("grpc-analyze")
+    for game in GAMES:
+        deal = random_endgame(rng, game, 0)
+        deal["id"] = f"an-{game}"
+        start = len(deal["played"]) - 3 * len(deal["hands"])
+        assert client.analyze(deal, start=start, timeout=30) == analyze(deal, start=start)
+        assert client.analyze(deal, start=len(deal["played"])) == analyze(deal, start=len(deal["played"]))
+
+
+# -- deadlines and cancellation stop the worker ------------------------------------------------
+
+def test_deadline_stops_the_search_in_the_worker(server, client):
+    workers = server.workers()
+    assert len(workers) == WORKERS
+    small = _small(random.Random(1), "fr4")[0]
+    errors = []
+
+    def hard_call():
+        started = time.monotonic()
+        try:
+            client.solve(_hard(), timeout=0.1)
+        except ServiceError as e:
+            errors.append((e.code, time.monotonic() - started))
+
+    threads = [threading.Thread(target=hard_call) for _ in range(WORKERS)]  # every worker busy
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [code for code, _ in errors] == [grpc.StatusCode.DEADLINE_EXCEEDED] * WORKERS
+    assert all(seconds < 1.0 for _, seconds in errors)
+    started = time.monotonic()
+    client.solve(small, timeout=5)
+    assert time.monotonic() - started < 0.5          # a worker was free at once
+    assert server.workers() == workers               # stopped, not killed and replaced
+    time.sleep(0.2)
+    assert sum("DEADLINE_EXCEEDED" in l and "fr4-full-000" in l for l in server.log_lines()) >= WORKERS
+
+
+def test_cancel_stops_the_search_in_the_worker(server, client):
+    workers = server.workers()
+    request = pb.SolveRequest(position=convert.position_message(_hard()))
+    calls = [client.stub.Solve.future(request) for _ in range(WORKERS)]   # no deadline at all
+    time.sleep(0.3)
+    for c in calls:
+        c.cancel()
+    small = _small(random.Random(2), "fr3")[0]
+    started = time.monotonic()
+    client.solve(small, timeout=5)
+    assert time.monotonic() - started < 0.5
+    assert server.workers() == workers
+
+
+# -- health, reflection ------------------------------------------------------------------------
+
+def test_health_and_reflection(server):
+    from google.protobuf.descriptor_pool import DescriptorPool
+    from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
+        ProtoReflectionDescriptorDatabase)
+
+    with grpc.insecure_channel(server.address) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "atout.v1.Solver"):
+            reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        database = ProtoReflectionDescriptorDatabase(channel)
+        assert {"atout.v1.Solver", "grpc.health.v1.Health"} <= set(database.get_services())
+        solver = DescriptorPool(database).FindServiceByName("atout.v1.Solver")
+        assert [m.name for m in solver.methods] == ["Solve", "Analyze", "SolveBatch"]
+        assert solver.methods_by_name["SolveBatch"].server_streaming
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+def _bad_positions():
+    """(label, position object) pairs the rules refuse, of every kind and game."""
+    rng = random.Random("bad")
+    fr4 = random_endgame(rng, "fr4", 3)
+    cases = []
+
+    def case(label, base, change):
+        p = copy.deepcopy(base)
+        change(p)
+        cases.append((label, p))
+
+    case("unknown card", fr4, lambda p: p["hands"][2].__setitem__(1, "ZZ"))
+    case("card twice", fr4, lambda p: p["hands"][2].__setitem__(1, p["hands"][0][0]))
+    case("hand size", fr4, lambda p: p["hands"][1].pop())
+    case("seat count", fr4, lambda p: p["hands"].pop())
+    case("game", fr4, lambda p: p.__setitem__("game", "bridge"))
+    case("no game", fr4, lambda p: p.pop("game"))
+    case("first", fr4, lambda p: p.__setitem__("first", 9))
+    case("no contract", fr4, lambda p: p.pop("contract"))
+    case("bid", fr4, lambda p: p["contract"].__setitem__("bid", "grand"))
+    case("taker", fr4, lambda p: p["contract"].__setitem__("taker", 7))
+    case("contract key", fr4, lambda p: p["contract"].__setitem__("trump", "S"))
+    case("dog", fr4, lambda p: p["contract"]["dog"].pop())
+    case("played token", fr4, lambda p: p["played"].append("QQ"))
+    case("played illegal", fr4, lambda p: p["played"].append(
+        p["played"][0]))
+    case("id", fr4, lambda p: p.__setitem__("id", "x" * 300))
+    for game in ("fr3", "fr5", "priest5", "at4"):
+        base = random_endgame(rng, game, 2)
+        case(f"{game} contract", base, lambda p: p["contract"].__setitem__("zzz", 1))
+        case(f"{game} card", base, lambda p: p["hands"][0].__setitem__(0, "T22"))
+        case(f"{game} played", base, lambda p: p["played"].append(p["played"][-1]))
+    return cases
+
+
+def test_bad_input_refused_naming_the_field(server, client):
+    for label, obj in _bad_positions():
+        with pytest.raises(PositionError) as local:
+            parse_position(obj)
+        with pytest.raises(InvalidPositionError) as remote:
+            client.solve(obj, timeout=10)
+        e = remote.value
+        assert e.code == grpc.StatusCode.INVALID_ARGUMENT, label
+        assert e.violations and e.field == local.value.field, label
+        assert isinstance(e, ValueError)
+    # the same in a batch: the whole batch refused, the position's index in the field
+    good = _small(random.Random(3), "fr4", 4)
+    label, bad = _bad_positions()[0]
+    with pytest.raises(InvalidPositionError) as batch:
+        list(client.solve_batch(good[:3] + [bad] + good[3:], timeout=10))
+    assert batch.value.field == "positions[3].hands[2][1]"
+    # what no message can carry is refused by the client itself, naming the field too
+    p = copy.deepcopy(good[0])
+    p["hands"][1][2] = 17
+    with pytest.raises(PositionError) as here:
+        client.solve(p)
+    assert here.value.field == "hands[1][2]" and not isinstance(here.value, ServiceError)
+    # request fields, sent raw
+    position = convert.position_message(good[0])
+    for request, field in [(pb.SolveRequest(position=position, time_limit=-1), "time_limit"),
+                           (pb.SolveRequest(position=position, time_limit=float("nan")), "time_limit"),
+                           (pb.SolveRequest(), "game")]:
+        with pytest.raises(grpc.RpcError) as raw:
+            client.stub.Solve(request, timeout=10)
+        assert raw.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert client_field(raw.value) == field
+    with pytest.raises(InvalidPositionError) as start:
+        client.analyze(good[0], start=999, timeout=10)
+    assert start.value.field == "start"
+    # the server is still up and serving
+    _same(client.solve(good[0], timeout=10), solve(good[0], tt_mb=TT_MB))
+    assert server.proc.poll() is None
+
+
+def client_field(error: grpc.RpcError) -> str:
+    from atout.client.remote import _error
+    return _error(error).field
+
+
+# -- the command line --------------------------------------------------------------------------
+
+def test_cli_solve_server_prints_what_local_prints(server, tmp_path):
+    rng = random.Random("cli")
+    lines = [json.dumps(p) for g in GAMES for p in _small(rng, g, 4)]
+    lines[3:3] = ['{"game": "fr9"}', "not json"]
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+
+    def run(*extra):
+        out = subprocess.run([sys.executable, "-m", "atout.client.cli", "solve", str(src), "--all",
+                              *extra], capture_output=True, text=True, timeout=120)
+        body = [json.loads(l) for l in out.stdout.splitlines()]
+        for r in body:
+            r.pop("seconds", None)
+        return out.returncode, [json.dumps(r) for r in body], out.stderr
+
+    assert run("--tt-mb", str(TT_MB)) == run("--server", server.address)
+
+
+# -- many clients at once ----------------------------------------------------------------------
+
+def test_concurrent_clients_mixing_calls(server):
+    rng = random.Random("soak")
+    pool = [p for g in GAMES for p in _small(rng, g, 8)]
+    for i, p in enumerate(pool):
+        p["id"] = f"soak-{i}"
+    expected = {p["id"]: solve(p, tt_mb=TT_MB).value for p in pool}
+    bad = _bad_positions()
+    hard = _hard()
+    errors, counts, rss = [], {}, []
+    lock = threading.Lock()
+    stop_at = time.monotonic() + SOAK_SECONDS
+
+    def one_client(n: int):
+        r = random.Random(n)
+        with Client(server.address) as c:
+            while time.monotonic() < stop_at:
+                kind = r.choice(("solve", "solve", "batch", "bad", "deadline"))
+                try:
+                    if kind == "solve":
+                        p = r.choice(pool)
+                        assert c.solve(p, timeout=60).value == expected[p["id"]]
+                    elif kind == "batch":
+                        ps = r.sample(pool, r.randint(2, 8))
+                        got = [(i, res.id, res.value) for i, res in c.solve_batch(ps, timeout=60)]
+                        assert sorted(i for i, _, _ in got) == list(range(len(ps)))
+                        assert all(ps[i]["id"] == ident and expected[ident] == v
+                                   for i, ident, v in got)
+                    elif kind == "bad":
+                        try:
+                            c.solve(r.choice(bad)[1], timeout=60)
+                            raise AssertionError("bad input accepted")
+                        except InvalidPositionError:
+                            pass
+                    else:
+                        try:
+                            c.solve(hard, timeout=0.05)
+                            raise AssertionError("a hard deal solved in 50 ms")
+                        except ServiceError as e:
+                            assert e.code == grpc.StatusCode.DEADLINE_EXCEEDED
+                except Exception as e:  # noqa: BLE001 - every failure is collected
+                    with lock:
+                        errors.append(f"{kind}: {type(e).__name__}: {e}")
+                with lock:
+                    counts[kind] = counts.get(kind, 0) + 1
+
+    threads = [threading.Thread(target=one_client, args=(n,)) for n in range(50)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        rss.append(server.rss_mb())
+        time.sleep(0.5)
+    for t in threads:
+        t.join()
+    assert not errors, errors[:5]
+    assert sum(counts.values()) > 200, counts
+    third = max(1, len(rss) // 3)
+    early, late = max(rss[:third]), max(rss[-third:])
+    print(f"\n{sum(counts.values())} calls {counts}; server+workers RSS early {early:.0f} MB, "
+          f"late {late:.0f} MB")
+    assert late - early < 40, (early, late)
+    health = health_pb2_grpc.HealthStub(grpc.insecure_channel(server.address))
+    assert health.Check(health_pb2.HealthCheckRequest(), timeout=5).status == \
+        health_pb2.HealthCheckResponse.SERVING
+
+
+# -- drain on SIGTERM --------------------------------------------------------------------------
+
+def test_sigterm_drains_then_exits(tmp_path):
+    s = ServerProcess(tmp_path)
+    workers = s.workers()
+    try:
+        channel = grpc.insecure_channel(s.address)
+        watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(), timeout=30)
+        assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        with Client(s.address) as c:
+            running = c.stub.Solve.future(pb.SolveRequest(
+                position=convert.position_message(_hard()), time_limit=1.5), timeout=30)
+            time.sleep(0.3)
+            s.proc.send_signal(signal.SIGTERM)
+            assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
+            result = running.result()               # the call in flight finished normally
+            assert result.status == pb.STATUS_LIMIT and result.HasField("bounds")
+        assert s.proc.wait(20) == 0
+        assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+        assert any("draining" in l for l in s.log_lines())
+    finally:
+        s.stop()
