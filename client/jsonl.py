@@ -31,7 +31,9 @@ class Record:
 def _label(obj, line: int):
     if isinstance(obj, dict):
         ident = obj.get("id")
-        if type(ident) in (str, int) and len(str(ident)) <= 200:
+        # Messages are one line each, `<label>: <field>: <reason>`: an empty id or one
+        # with a newline or other control characters would garble or forge them.
+        if type(ident) in (str, int) and 0 < len(str(ident)) <= 200 and str(ident).isprintable():
             return str(ident), ident
     return f"line {line}", None
 
