@@ -31,10 +31,11 @@ class Record:
 def _label(obj, line: int):
     if isinstance(obj, dict):
         ident = obj.get("id")
-        # Messages are one line each, `<label>: <field>: <reason>`: an empty id or one
-        # with a newline or other control characters would garble or forge them.
-        if type(ident) in (str, int) and 0 < len(str(ident)) <= 200 and str(ident).isprintable():
-            return str(ident), ident
+        if type(ident) in (str, int) and len(str(ident)) <= 200:
+            # Messages are one line each, `<label>: <field>: <reason>`: an empty id or one
+            # with a newline or other control characters would garble or forge them.
+            text = str(ident)
+            return (text if text and text.isprintable() else f"line {line}"), ident
     return f"line {line}", None
 
 
