@@ -24,8 +24,9 @@ class WorkerDied(RuntimeError):
 
 
 class _Worker:
-    def __init__(self, ctx, loop: asyncio.AbstractEventLoop, number: int):
+    def __init__(self, ctx, loop: asyncio.AbstractEventLoop, number: int, on_idle_death=None):
         self.loop = loop
+        self.on_idle_death = on_idle_death
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=worker_main.main, args=(child,),
                                    name=f"atout-search-{number}", daemon=True)
@@ -73,13 +74,17 @@ class _Worker:
         self.alive = False
         self.loop.remove_reader(self.conn.fileno())
         error = WorkerDied(f"search process {self.pid} ended (exit code {self.process.exitcode})")
+        busy = bool(self.answers) or not self.ready.done()
         for answer in [self.ready, *self.answers.values()]:
             if not answer.done():
                 answer.set_exception(error)
                 answer.exception()  # retrieved: no "never retrieved" warning if nobody waits
         self.answers.clear()
+        if not busy and self.on_idle_death is not None:
+            self.on_idle_death(self)  # whoever waits on a busy one replaces it
 
     def kill(self) -> None:
+        self.on_idle_death = None
         self._gone()
         self.process.kill()
         self.conn.close()
@@ -106,12 +111,19 @@ class SearchPool:
 
     async def start(self) -> None:
         """Spawn the workers and wait until each has imported the solver."""
-        loop = asyncio.get_running_loop()
         self._idle = asyncio.Queue()
-        self._workers = [_Worker(self._ctx, loop, next(self._numbers)) for _ in range(self.size)]
+        self._workers = [self._new_worker() for _ in range(self.size)]
         await asyncio.gather(*(w.ready for w in self._workers))
         for w in self._workers:
             self._idle.put_nowait(w)
+
+    def _new_worker(self) -> _Worker:
+        return _Worker(self._ctx, asyncio.get_running_loop(), next(self._numbers),
+                       on_idle_death=self._idle_death)
+
+    def _idle_death(self, worker: _Worker) -> None:
+        log.warning("search process %s ended while idle: replaced", worker.pid)
+        self._chore(self._replace(worker))
 
     def pids(self) -> list[int]:
         return [w.pid for w in self._workers if w.alive]
@@ -119,6 +131,8 @@ class SearchPool:
     async def run(self, kind: str, obj: dict, options: dict) -> tuple:
         """Run one job on a free worker; its answer tuple (see :mod:`.worker`)."""
         worker = await self._idle.get()
+        while not worker.alive:  # died while idle: its replacement is on the way
+            worker = await self._idle.get()
         job = next(self._jobs)
         try:
             answer = worker.submit(job, kind, obj, options)
@@ -155,9 +169,11 @@ class SearchPool:
 
     async def _replace(self, worker: _Worker) -> None:
         worker.kill()
+        if worker not in self._workers:  # already replaced
+            return
         self._workers.remove(worker)
         await asyncio.get_running_loop().run_in_executor(None, worker.process.join, 5)
-        fresh = _Worker(self._ctx, asyncio.get_running_loop(), next(self._numbers))
+        fresh = self._new_worker()
         self._workers.append(fresh)
         await fresh.ready
         self._idle.put_nowait(fresh)
@@ -168,6 +184,7 @@ class SearchPool:
             task.cancel()
         loop = asyncio.get_running_loop()
         for w in self._workers:
+            w.on_idle_death = None
             w.close()
         for w in self._workers:
             await loop.run_in_executor(None, w.process.join, timeout)

@@ -201,6 +201,24 @@ def test_deadline_stops_the_search_in_the_worker(server, client):
     assert sum("DEADLINE_EXCEEDED" in l and "fr4-full-000" in l for l in server.log_lines()) >= WORKERS
 
 
+def test_deadline_shorter_than_the_asked_limit_and_in_analyze(server, client):
+    workers = server.workers()
+    with pytest.raises(ServiceError) as e:          # its own limit is 5 s: the deadline wins
+        client.solve(_hard(), time_limit=5, timeout=0.2)
+    assert e.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    pytest.importorskip("atout.solver.analyze")
+    deal = random_endgame(random.Random(9), "fr4", 0)
+    started = time.monotonic()
+    with pytest.raises(ServiceError) as e:          # a whole deal from the first card
+        client.analyze(deal, timeout=0.2)
+    assert e.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert time.monotonic() - started < 1.0
+    started = time.monotonic()
+    client.solve(_small(random.Random(4), "at4")[0], timeout=5)
+    assert time.monotonic() - started < 0.5
+    assert server.workers() == workers
+
+
 def test_cancel_stops_the_search_in_the_worker(server, client):
     workers = server.workers()
     request = pb.SolveRequest(position=convert.position_message(_hard()))
@@ -213,6 +231,25 @@ def test_cancel_stops_the_search_in_the_worker(server, client):
     client.solve(small, timeout=5)
     assert time.monotonic() - started < 0.5
     assert server.workers() == workers
+
+
+def test_a_worker_that_dies_is_replaced(server, client):
+    victims = server.workers()
+    call = client.stub.Solve.future(pb.SolveRequest(position=convert.position_message(_hard())),
+                                    timeout=30)
+    time.sleep(0.3)
+    for pid in victims:                    # the one searching among them
+        os.kill(pid, signal.SIGKILL)
+    with pytest.raises(grpc.RpcError) as e:
+        call.result()
+    assert e.value.code() == grpc.StatusCode.INTERNAL
+    deadline = time.monotonic() + 30
+    while len(set(server.workers()) - set(victims)) != WORKERS and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(server.workers()) == WORKERS and not set(victims) & set(server.workers())
+    small = _small(random.Random(6), "fr5", 4)
+    for p in small:
+        _same(client.solve(p, timeout=30), solve(p, tt_mb=TT_MB))
 
 
 # -- health, reflection ------------------------------------------------------------------------
@@ -396,7 +433,8 @@ def test_concurrent_clients_mixing_calls(server):
     early, late = max(rss[:third]), max(rss[-third:])
     print(f"\n{sum(counts.values())} calls {counts}; server+workers RSS early {early:.0f} MB, "
           f"late {late:.0f} MB")
-    assert late - early < 40, (early, late)
+    # one more table per worker may stay with the allocator after the first searches
+    assert late - early < WORKERS * TT_MB + 8, rss
     health = health_pb2_grpc.HealthStub(grpc.insecure_channel(server.address))
     assert health.Check(health_pb2.HealthCheckRequest(), timeout=5).status == \
         health_pb2.HealthCheckResponse.SERVING
