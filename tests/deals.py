@@ -13,6 +13,7 @@ Options of ``random_position`` (all optional):
 * every game: ``first`` (the leading seat, where the rules leave it free);
 * fr3/fr4/fr5: ``taker``; ``chelem`` (True/False, default: rarely True);
   ``poignee_seat`` (that seat is dealt enough trumps for a poignée, which it declares);
+  ``poignees=False`` (declare none);
   fr5 ``called_where`` = ``"partner"`` | ``"taker"`` | ``"dog"`` (where the called card lies);
 * priest5: ``caller``, ``dealer``, ``alone`` (True/False);
 * at4: ``declarer``, ``for_seat``, ``counting``, ``objective``, ``von_oben``,

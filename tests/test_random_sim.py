@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from atout.cards import EXCUSE
+from atout.cards import EXCUSE, tokens
 from atout.games import AT4_BIDS, HAND_SIZE, SEATS
 from atout.position import parse_position
 from atout.scoring import FR_NEEDED
@@ -155,3 +155,24 @@ def test_random_deals(game):
         made.add(out.get("made"))
     if game != "at4":
         assert made == {True, False}  # both results do happen
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reference_search_is_consistent(game):
+    """tests/reference.py: a finished deal is worth its outcome; a position is worth the
+    best of its cards for the camp to play; every card's value is that of the position
+    after it."""
+    from deals import random_endgame
+    from reference import maximizing, reference_value, reference_values
+    rng = random.Random(f"ref-{game}")
+    for i in range(12):
+        obj = random_endgame(rng, game, 2, _bids(game)[i % len(_bids(game))], partial=i % 2 == 1)
+        pos = parse_position(obj)
+        values = reference_values(pos)
+        assert set(values) == set(tokens(pos.legal_cards()))
+        best = max(values.values()) if maximizing(pos) else min(values.values())
+        assert reference_value(obj) == best
+        for tok, v in values.items():
+            assert reference_value({**obj, "played": obj["played"] + [tok]}) == v
+        done = random_endgame(rng, game, 0, _bids(game)[i % len(_bids(game))])
+        assert reference_value(done) == parse_position(done).outcome()["value"]
