@@ -415,13 +415,54 @@ cdef int final_value(const Game* g, const Acc* a) noexcept nogil:
     return made and (a.flags & FLAG_BIRD) != 0
 
 
+cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp) noexcept nogil:
+    """fr, at a trick start: the run of top trumps held by one camp (its bits), or 0.
+
+    The Excuse can beat them only in the slam case, so the run counts only when the
+    other camp does not hold the Excuse or this camp has already won a trick.
+    """
+    cdef uint32_t held[2]
+    cdef uint32_t all_trumps, run = 0
+    cdef int p, b, x, ex_camp = -1
+    held[0] = held[1] = 0
+    for p in range(g.seats):
+        held[g.camp[p]] |= s.hand[p][TAROCK] & ~(<uint32_t>1 << EXBIT)
+        if (s.hand[p][TAROCK] >> EXBIT) & 1:
+            ex_camp = g.camp[p]
+    all_trumps = held[0] | held[1]
+    if not all_trumps:
+        return 0
+    b = top_bit(all_trumps)
+    x = 0 if (held[0] >> b) & 1 else 1
+    if ex_camp == 1 - x and s.acc.tricks[x] == 0:
+        return 0
+    while all_trumps and (held[x] >> top_bit(all_trumps)) & 1:
+        b = top_bit(all_trumps)
+        run |= <uint32_t>1 << b
+        all_trumps &= ~(<uint32_t>1 << b)
+    camp[0] = x
+    return run
+
+
+cdef inline int has_petit(const Game* g, const State* s, int camp) noexcept nogil:
+    """Does ``camp`` hold T1 (the petit)?"""
+    cdef int p
+    for p in range(g.seats):
+        if g.camp[p] == camp and (s.hand[p][TAROCK] & 1):
+            return 1
+    return 0
+
+
 cdef void bounds(const Game* g, const State* s, int* lo, int* hi) noexcept nogil:
     """Cheap bounds on the value: one camp takes everything still in play, or nothing."""
     cdef const Acc* a = &s.acc
     cdef int rest = g.total_points - a.pts[0] - a.pts[1]
     cdef int tricks_left = g.tricks - s.trick_no
     cdef int rest_cards = tricks_left * g.seats, k, bouts_left, pab_lo, pab_hi, ch_lo, ch_hi
-    cdef int petit_out = 1, p
+    cdef int petit_out = 1, p, run_camp = 0
+    cdef int sure_pts[2]
+    cdef int sure_bouts[2]
+    cdef uint32_t sure
     if g.kind == KIND_FRENCH:
         bouts_left = 3 - a.bouts[0] - a.bouts[1]
         for p in range(g.seats):
@@ -439,8 +480,29 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi) noexcept nogil
         else:
             ch_hi = -200 if g.chelem_announced else 0
         ch_lo = -200 if (a.tricks[0] == 0 or g.chelem_announced) else 0
-        hi[0] = french_value(g, a.pts[0] + rest, a.bouts[0] + bouts_left, pab_hi, ch_hi)
-        lo[0] = french_value(g, a.pts[0], a.bouts[0], pab_lo, ch_lo)
+        sure_pts[0] = sure_pts[1] = sure_bouts[0] = sure_bouts[1] = 0
+        if s.trick_len == 0:
+            sure = sure_trumps(g, s, &run_camp)
+            if sure & 1:          # the petit is sure too: no petit au bout for the others
+                if run_camp == 0:
+                    pab_lo = 0
+                else:
+                    pab_hi = 0
+            if sure:              # a sure trick: the other camp cannot slam
+                if run_camp == 0:
+                    ch_lo = -200 if g.chelem_announced else 0
+                else:
+                    ch_hi = -200 if g.chelem_announced else 0
+            # Each of these trumps wins its trick or falls under a higher one of the same
+            # camp: its points, and a bout, are that camp's whatever happens.
+            while sure:
+                k = low_bit(sure)
+                sure &= sure - 1
+                sure_pts[run_camp] += g.points[TAROCK][k]
+                sure_bouts[run_camp] += k == 0 or k == 20
+        hi[0] = french_value(g, a.pts[0] + rest - sure_pts[1], a.bouts[0] + bouts_left - sure_bouts[1],
+                             pab_hi, ch_hi)
+        lo[0] = french_value(g, a.pts[0] + sure_pts[0], a.bouts[0] + sure_bouts[0], pab_lo, ch_lo)
         return
     if g.kind == KIND_PRIEST:
         hi[0] = a.pts[0] + rest - a.pts[1]
@@ -545,15 +607,62 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code) noexcept
 
 # -- transposition table -------------------------------------------------------------------------
 
-cdef inline uint64_t tt_key(const Game* g, const State* s) noexcept nogil:
+cdef inline int additive(const Game* g) noexcept nogil:
+    """Is the value what was won so far plus what the rest of the deal adds?"""
+    return g.kind == KIND_PRIEST or g.kind == KIND_TRISCHAKEN or \
+        (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
+
+
+cdef inline int tt_base(const Game* g, const State* s) noexcept nogil:
+    """The part of the value already won, for games where values add up (else 0)."""
+    if g.kind == KIND_PRIEST:
+        return s.acc.pts[0] - s.acc.pts[1]
+    if additive(g):
+        return count(g, s.acc.pts[0], s.acc.cards[0])
+    return 0
+
+
+cdef uint64_t tt_key(const Game* g, const State* s) noexcept nogil:
+    """The table key of a trick start: who holds which of the live cards, up to rank.
+
+    Cards are described by their order within the suit and their points (special
+    cards also by their rank), not by their rank: two positions that differ only by which equal-point
+    cards are already gone (2S played here, 3S there) are the same position and share
+    an entry.  What each camp has won so far is part of the key too.
+    """
     cdef const Acc* a = &s.acc
-    cdef uint64_t x = (<uint64_t>a.pts[0]) | (<uint64_t>a.pts[1] << 10) | \
-        (<uint64_t>a.cards[0] << 20) | (<uint64_t>a.tricks[0] << 27) | \
-        (<uint64_t>a.tricks[1] << 32) | (<uint64_t>a.bouts[0] << 37) | \
-        (<uint64_t>a.bouts[1] << 39) | (<uint64_t>(a.pab + 1) << 41) | \
-        (<uint64_t>(a.petit_prev + 1) << 43) | (<uint64_t>a.flags << 45) | \
-        (<uint64_t>s.leader << 48)
-    return s.cards_hash ^ mix(x + 0x9e3779b97f4a7c15ULL)
+    cdef uint64_t h = 0x243f6a8885a308d3ULL, x
+    cdef uint32_t live, m
+    cdef int k, b, p
+    for k in range(5):
+        live = 0
+        for p in range(g.seats):
+            live |= s.hand[p][k]
+        m = live
+        while m:
+            b = low_bit(m)
+            m &= m - 1
+            p = 0
+            while not ((s.hand[p][k] >> b) & 1):
+                p += 1
+            # a special card keeps its identity (T1 and EX may both be the last tarock)
+            h = mix(h ^ (<uint64_t>(p + 1) | (<uint64_t>g.points[k][b] << 3) |
+                         (<uint64_t>(b + 1 if (g.special[k] >> b) & 1 else 0) << 11) |
+                         (<uint64_t>(k + 1) << 17)))
+        h = mix(h ^ 0x9e3779b97f4a7c15ULL)
+    if additive(g):
+        x = 0                 # the future is stored apart from what was won so far
+    elif g.kind == KIND_FRENCH:
+        # the score needs the points and bouts won, and whether each camp has a trick
+        x = (<uint64_t>a.pts[0]) | (<uint64_t>a.bouts[0] << 10) | \
+            (<uint64_t>(a.tricks[0] > 0) << 12) | (<uint64_t>(a.tricks[1] > 0) << 13) | \
+            (<uint64_t>(a.petit_prev + 1) << 14)
+    else:
+        x = (<uint64_t>a.pts[0]) | (<uint64_t>a.cards[0] << 10) | \
+            (<uint64_t>a.tricks[0] << 20) | (<uint64_t>a.tricks[1] << 25) | \
+            (<uint64_t>a.flags << 30)
+    x |= <uint64_t>s.leader << 40
+    return h ^ mix(x + 0x9e3779b97f4a7c15ULL)
 
 
 cdef inline Entry* tt_probe(Ctx* ctx, uint64_t key) noexcept nogil:
@@ -614,7 +723,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
     Returns v >= target when the value is at least v, and v < target when the value is
     at most v: the bound is often far beyond the target, which saves whole tests.
     """
-    cdef int lo, hi, n, i, v, bound, best = 255, maximizing
+    cdef int lo, hi, n, i, v, bound, best = 255, maximizing, base = 0
     cdef int mv[MAXMOVES]
     cdef uint64_t key = 0
     cdef Entry* e
@@ -637,12 +746,13 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
         return hi
     if s.trick_len == 0:
         key = tt_key(g, s)
+        base = tt_base(g, s)
         e = tt_probe(ctx, key)
         if e != NULL:
-            if e.lo >= target:
-                return e.lo
-            if e.hi < target:
-                return e.hi
+            if e.lo != VALUE_MIN and e.lo + base >= target:
+                return e.lo + base
+            if e.hi != VALUE_MAX and e.hi + base < target:
+                return e.hi + base
             best = e.best
     n = moves(g, s, mv, best)
     maximizing = g.camp[to_play(g, s)] == g.maxcamp
@@ -673,9 +783,9 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
         bound = hi
     if s.trick_len == 0:
         if bound >= target:
-            tt_store(ctx, key, bound, VALUE_MAX, best, g.tricks - s.trick_no)
+            tt_store(ctx, key, bound - base, VALUE_MAX, best, g.tricks - s.trick_no)
         else:
-            tt_store(ctx, key, VALUE_MIN, bound, best, g.tricks - s.trick_no)
+            tt_store(ctx, key, VALUE_MIN, bound - base, best, g.tricks - s.trick_no)
     return bound
 
 

@@ -11,6 +11,7 @@ the thousands-per-game run before a release.
 from __future__ import annotations
 
 import os
+import zlib
 import random
 
 import pytest
@@ -67,7 +68,7 @@ def _endgames(game: str, count: int, seed: int, **kwargs):
 
 @pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5"])
 def test_matches_reference(game):
-    for obj in _endgames(game, 150 * SCALE, seed=hash(game) % 1000):
+    for obj in _endgames(game, 150 * SCALE, seed=zlib.crc32(game.encode())):
         check(obj)
 
 
