@@ -48,6 +48,8 @@ DEF GOAL_KOENIG = 5
 DEF FLAG_BIRD = 1
 DEF FLAG_KOENIG = 2
 
+# Near the end a search is cheaper than a cache miss: no table with fewer tricks left.
+DEF TT_MIN_TRICKS = 2
 DEF VALUE_MIN = -30000
 DEF VALUE_MAX = 30000
 
@@ -118,6 +120,7 @@ cdef inline int low_bit(uint32_t x) noexcept nogil:
     return __builtin_ctz(x)
 
 cdef extern from *:
+    void __builtin_prefetch(const void*) nogil
     int __builtin_popcount(unsigned int) nogil
     int __builtin_clz(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
@@ -723,7 +726,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
     Returns v >= target when the value is at least v, and v < target when the value is
     at most v: the bound is often far beyond the target, which saves whole tests.
     """
-    cdef int lo, hi, n, i, v, bound, best = 255, maximizing, base = 0
+    cdef int lo, hi, n, i, v, bound, best = 255, maximizing, base = 0, use_table
     cdef int mv[MAXMOVES]
     cdef uint64_t key = 0
     cdef Entry* e
@@ -744,7 +747,8 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
         return lo
     if hi < target:
         return hi
-    if s.trick_len == 0:
+    use_table = s.trick_len == 0 and g.tricks - s.trick_no >= TT_MIN_TRICKS
+    if use_table:
         key = tt_key(g, s)
         base = tt_base(g, s)
         e = tt_probe(ctx, key)
@@ -781,7 +785,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
         bound = lo
     if bound > hi:
         bound = hi
-    if s.trick_len == 0:
+    if use_table:
         if bound >= target:
             tt_store(ctx, key, bound - base, VALUE_MAX, best, g.tricks - s.trick_no)
         else:
@@ -827,6 +831,7 @@ cdef class Engine:
     cdef Game g
     cdef State root
     cdef Ctx ctx
+    cdef void* raw_table
 
     def __cinit__(self, dict params, int tt_mb):
         cdef uint64_t buckets = 1
@@ -878,13 +883,17 @@ cdef class Engine:
             tt_mb = 1
         while buckets * 2 * 4 * sizeof(Entry) <= (<uint64_t>tt_mb) << 20:
             buckets *= 2
-        self.ctx.table = <Entry*>calloc(buckets * 4, sizeof(Entry))
+        # Buckets of 4 entries = 64 bytes, aligned so that a bucket is one cache line.
+        # calloc maps fresh zero pages for a large table: no time spent clearing it.
+        self.raw_table = calloc(buckets * 4 * sizeof(Entry) + 64, 1)
+        self.ctx.table = <Entry*>((<size_t>self.raw_table + 63) & ~(<size_t>63)) \
+            if self.raw_table != NULL else NULL
         if self.ctx.table == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.ctx.mask = buckets - 1
 
     def __dealloc__(self):
-        free(self.ctx.table)
+        free(self.raw_table)
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Stop searching after this many nodes / seconds from now (0: no limit)."""
