@@ -5,6 +5,7 @@
     atout solve [FILE|-] ...    double-dummy results, one JSON line each
     atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
     atout analyze [FILE|-] ...  every card of played deals against double-dummy play
+    atout batch IN -o OUT ...   solve a puzzle set on every core, resumable
 
 Every command reads JSON Lines (FORMAT.md) from FILE or standard input.  A user never
 sees a traceback: bad input is a line on stderr naming the field, and the exit
@@ -111,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve_cmd.add_parser(sub, _positive_float, _positive_int)
     from . import serve_cmd
     serve_cmd.add_parser(sub, _positive_float, _positive_int)
-    from . import analyze_cmd
+    from . import analyze_cmd, batch_cmd
     analyze_cmd.add_parser(sub, _positive_float, _positive_int)
+    batch_cmd.add_parser(sub, _positive_float, _positive_int)
     return parser
 
 

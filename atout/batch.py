@@ -1,0 +1,593 @@
+"""Solve a puzzle set on every core, resumably (``atout batch``).
+
+>>> from atout.batch import solve_all
+>>> report = solve_all("puzzles.jsonl", "results.jsonl", workers=4)   # doctest: +SKIP
+>>> report.solved, report.skipped, report.errors                      # doctest: +SKIP
+
+Each puzzle (one JSON Lines position) gives one result line in the output, written and
+flushed as soon as it is solved, in the order the puzzles finish: the result of
+:func:`atout.solver.solve` (FORMAT.md, with ``status`` ok | limit) or, for a bad line,
+``{"id", "status": "error", "field", "reason"}``; every result line also carries
+``"input_line"``, the puzzle's 1-based line number in the input.
+
+Resuming: results are keyed by the puzzle's ``id``; a puzzle without an id (or whose id
+is not unique in the input) is keyed by its line number (and its id).  A rerun skips
+every puzzle whose result is already in the output; a torn last line (the run was
+killed while writing it) is cut off first, so nothing is solved twice and nothing is
+lost.  Only the main process writes the output, one whole line per ``write``.
+
+Backends: ``local`` (default) is a pool of worker processes on this machine; ``ray``
+(``pip install 'atout[ray]'``) sends the puzzles to a Ray cluster (``address``; by
+default a local Ray instance is started).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+__all__ = ["solve_all", "BatchReport", "BatchError"]
+
+#: a position is a few kilobytes; anything far larger is refused unread (as client/jsonl.py)
+MAX_LINE_BYTES = 1 << 20
+
+
+class BatchError(Exception):
+    """A problem with the run itself (unreadable input, unwritable output, bad option)."""
+
+
+@dataclass
+class BatchReport:
+    """What a run did.  ``results`` holds this run's result lines when no output file was
+    given (else None).  ``ok``/``limits``/``errors`` count every puzzle of the input,
+    including those whose results were already in the output."""
+
+    total: int = 0          # puzzles (non-blank lines) in the input
+    skipped: int = 0        # already in the output
+    solved: int = 0         # results written by this run
+    ok: int = 0
+    limits: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    repaired: bool = False  # a torn last line of the output was cut off
+    workers_lost: int = 0   # worker processes that died (and were replaced)
+    results: list | None = None
+
+    def count(self, status: str | None) -> None:
+        if status == "ok":
+            self.ok += 1
+        elif status == "limit":
+            self.limits += 1
+        else:
+            self.errors += 1
+
+
+@dataclass
+class _Task:
+    line: int
+    ident: Any              # the id when it is a string or an integer, else None
+    raw: bytes | None       # None: the line was too long, ``oversize`` bytes
+    oversize: int = 0
+
+
+# -- reading the input --------------------------------------------------------------------------
+
+def _lines(stream) -> Iterator[_Task]:
+    """Non-blank lines of a binary stream as tasks (ident not yet set); numbering as
+    client/jsonl.py (every line counts, blank ones too)."""
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            size = len(raw)
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(MAX_LINE_BYTES)
+                size += len(raw)
+            yield _Task(number, None, None, size)
+            continue
+        raw = raw.rstrip(b"\r\n")
+        if not raw.strip():
+            continue
+        if len(raw) > MAX_LINE_BYTES:
+            yield _Task(number, None, None, len(raw))
+            continue
+        yield _Task(number, None, raw)
+
+
+def _ident(raw: bytes | None) -> Any:
+    if raw is None:
+        return None
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(obj, dict):
+        ident = obj.get("id")
+        if type(ident) in (str, int) and len(str(ident)) <= 200:
+            return ident
+    return None
+
+
+class _Source:
+    """The input, read twice (once for the keys, once to solve): a path, ``-`` (stdin,
+    kept in memory), or an iterable of position objects / JSON strings / bytes."""
+
+    def __init__(self, source):
+        self.path = None
+        self.memory: list[bytes] | None = None
+        if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+            self.path = os.fspath(source)
+            try:
+                with open(self.path, "rb"):
+                    pass
+            except OSError as e:
+                raise BatchError(f"cannot read {self.path}: {e.strerror}") from None
+        elif isinstance(source, (str, os.PathLike)):
+            self.memory = sys.stdin.buffer.read().split(b"\n")
+        else:
+            self.memory = []
+            for item in source:
+                if isinstance(item, bytes):
+                    self.memory.append(item.replace(b"\n", b" "))
+                elif isinstance(item, str):
+                    self.memory.append(item.replace("\n", " ").encode("utf-8"))
+                else:
+                    self.memory.append(json.dumps(item).encode("utf-8"))
+
+    def tasks(self) -> Iterator[_Task]:
+        if self.path is not None:
+            with open(self.path, "rb") as f:
+                yield from _lines(f)
+        else:
+            import io
+            yield from _lines(io.BytesIO(b"\n".join(self.memory)))
+
+
+# -- the output -------------------------------------------------------------------------------
+
+def _read_done(path: str) -> tuple[dict, dict, bool, int]:
+    """Results already in the output: ({id: status}, {(line, id): status}, repaired, junk).
+
+    A last line without its newline is a result torn by a kill: it is cut off.
+    """
+    by_id: dict = {}
+    by_line: dict = {}
+    repaired, junk = False, 0
+    try:
+        f = open(path, "r+b")
+    except FileNotFoundError:
+        return by_id, by_line, repaired, junk
+    except OSError as e:
+        raise BatchError(f"cannot open {path}: {e.strerror}") from None
+    with f:
+        data = f.read()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            f.truncate(end)
+            repaired = True
+            data = data[:end]
+    for raw in data.split(b"\n"):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except (ValueError, RecursionError):
+            junk += 1
+            continue
+        if not isinstance(obj, dict):
+            junk += 1
+            continue
+        ident = obj.get("id")
+        if type(ident) not in (str, int):
+            ident = None
+        status = obj.get("status")
+        if ident is not None:
+            by_id.setdefault(ident, status)
+        line = obj.get("input_line")
+        if type(line) is int:
+            by_line.setdefault((line, ident), status)
+    return by_id, by_line, repaired, junk
+
+
+class _Writer:
+    """Appends whole lines with one ``write`` each (O_APPEND): a kill leaves at most a
+    torn last line, which the next run cuts off."""
+
+    def __init__(self, path: str):
+        try:
+            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise BatchError(f"cannot write {path}: {e.strerror}") from None
+
+    def write(self, obj: dict) -> None:
+        data = (json.dumps(obj, separators=(", ", ": ")) + "\n").encode("utf-8")
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+# -- solving one line (in a worker) ---------------------------------------------------------
+
+def _error(ident, line: int, fld: str, reason: str) -> dict:
+    return {"id": ident, "status": "error", "field": fld, "reason": reason, "input_line": line}
+
+
+def solve_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
+    """The result line of one input line; never raises."""
+    if raw is None:
+        return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
+    try:
+        from atout.client.jsonl import parse_line
+        from atout.solver import solve
+        rec = parse_line(raw, line)
+        if rec.error is not None:
+            return _error(rec.id, line, rec.error.field, rec.error.reason)
+        result = solve(rec.position, **opts).to_json()
+    except MemoryError:
+        return _error(_ident(raw), line, "solver", "out of memory")
+    except Exception as e:  # a bug must not stop the run: it is this puzzle's result
+        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
+    result["input_line"] = line
+    return result
+
+
+# -- backends -----------------------------------------------------------------------------------
+
+def _die_with_parent() -> None:
+    """Linux: this worker gets SIGKILL when the process that started it dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except Exception:
+            pass
+
+
+def _worker_main(conn, opts: dict) -> None:
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the main process's business
+    _die_with_parent()
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        raw, line, oversize = msg
+        result = solve_line(raw, line, opts, oversize)
+        try:
+            conn.send(result)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Worker:
+    def __init__(self, ctx, opts):
+        parent, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child, opts), daemon=True)
+        self.proc.start()
+        child.close()
+        self.conn = parent
+        self.task: _Task | None = None
+
+    def give(self, task: _Task) -> None:
+        self.task = task
+        self.conn.send((task.raw, task.line, task.oversize))
+
+    def stop(self, kill: bool = False) -> None:
+        if kill:
+            self.proc.kill()
+        else:
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+        self.proc.join(timeout=None if kill else 5)
+        if self.proc.is_alive():  # pragma: no cover
+            self.proc.kill()
+            self.proc.join()
+        self.conn.close()
+
+
+def _local(tasks: Iterator[_Task], opts: dict, workers: int,
+           report: BatchReport) -> Iterator[tuple[_Task, dict]]:
+    """A pool of processes, one puzzle at a time each.  A worker that dies (a crash,
+    out of memory) is replaced and its puzzle tried once more; a second death is that
+    puzzle's error result."""
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("spawn")  # safe in threaded callers (e.g. the gRPC server)
+    pool: list[_Worker] = []
+    tries: Counter = Counter()
+
+    def replace(w: _Worker) -> _Worker:
+        pool.remove(w)
+        w.stop(kill=True)
+        nw = _Worker(ctx, opts)
+        pool.append(nw)
+        return nw
+
+    def give(w: _Worker, task: _Task) -> None:
+        while True:
+            if not w.proc.is_alive():
+                w = replace(w)
+            try:
+                w.give(task)
+                return
+            except OSError:
+                w.task = None
+                w = replace(w)
+
+    try:
+        for _ in range(workers):
+            task = next(tasks, None)
+            if task is None:
+                break
+            w = _Worker(ctx, opts)
+            pool.append(w)
+            give(w, task)
+        while True:
+            busy = [w for w in pool if w.task is not None]
+            if not busy:
+                return
+            ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy])
+            for w in busy:
+                result = None
+                if w.conn in ready or w.conn.poll():
+                    try:
+                        result = w.conn.recv()
+                    except (EOFError, OSError):
+                        pass  # died while sending: handled below
+                if result is None and not (w.proc.sentinel in ready or not w.proc.is_alive()):
+                    continue
+                done, w.task = w.task, None
+                if result is None:  # the worker died with this puzzle
+                    code = w.proc.exitcode
+                    report.workers_lost += 1
+                    w = replace(w)
+                    tries[done.line] += 1
+                    if tries[done.line] < 2:
+                        give(w, done)
+                        continue
+                    result = _error(done.ident, done.line, "solver",
+                                    f"the worker process died twice on this puzzle "
+                                    f"(exit code {code})")
+                yield done, result
+                task = next(tasks, None)
+                if task is not None:
+                    give(w, task)
+    finally:
+        clean = all(w.task is None for w in pool)
+        for w in pool:
+            w.stop(kill=not clean)
+
+
+def _ray(tasks: Iterator[_Task], opts: dict, workers: int | None,
+         address: str | None) -> Iterator[tuple[_Task, dict]]:
+    try:
+        import ray
+    except ImportError:
+        raise BatchError("the ray backend needs Ray: pip install 'atout[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict = {"address": address, "log_to_driver": False}
+        if address is None:
+            kwargs.update(include_dashboard=False)
+            if workers:
+                kwargs["num_cpus"] = workers
+        try:
+            ray.init(**kwargs)
+        except Exception as e:
+            raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {e}") from None
+        started = True
+    remote = ray.remote(num_cpus=1, max_retries=1)(solve_line)
+    cap = 2 * max(1, workers or int(ray.cluster_resources().get("CPU", 1)))
+    inflight: dict = {}
+
+    def submit() -> bool:
+        task = next(tasks, None)
+        if task is None:
+            return False
+        inflight[remote.remote(task.raw, task.line, opts, task.oversize)] = task
+        return True
+
+    try:
+        while len(inflight) < cap and submit():
+            pass
+        while inflight:
+            ready, _ = ray.wait(list(inflight), num_returns=1)
+            for ref in ready:
+                task = inflight.pop(ref)
+                try:
+                    result = ray.get(ref)
+                except Exception as e:
+                    result = _error(task.ident, task.line, "solver",
+                                    f"the Ray task failed: {type(e).__name__}: {str(e)[:200]}")
+                yield task, result
+                submit()
+    finally:
+        for ref in inflight:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:
+                pass
+        if started:
+            ray.shutdown()
+
+
+# -- progress --------------------------------------------------------------------------------
+
+def _clock(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+class _Progress:
+    """A bar (count, rate, time left) on a terminal; plain lines every ``every`` seconds
+    otherwise."""
+
+    def __init__(self, stream, total: int, skipped: int, every: float = 10.0):
+        self.stream = stream
+        self.total, self.done0, self.done = total, skipped, skipped
+        self.bad = 0
+        self.tty = bool(stream is not None and getattr(stream, "isatty", lambda: False)())
+        self.start = time.monotonic()
+        self.every = 0.2 if self.tty else every
+        self.last = self.start
+
+    def line(self) -> str:
+        elapsed = time.monotonic() - self.start
+        n = self.done - self.done0
+        rate = n / elapsed if elapsed > 0 else 0.0
+        left = self.total - self.done
+        eta = _clock(left / rate) if rate > 0 else "?"
+        bad = f", {self.bad} not ok" if self.bad else ""
+        if self.tty:
+            width = 30
+            fill = int(width * self.done / self.total) if self.total else width
+            bar = "#" * fill + "." * (width - fill)
+            return f"\r[{bar}] {self.done}/{self.total}  {rate:.2f}/s  ETA {eta}{bad}  "
+        return f"batch: {self.done}/{self.total} done, {rate:.2f}/s, ETA {eta}{bad}\n"
+
+    def step(self, status: str) -> None:
+        self.done += 1
+        self.bad += status != "ok"
+        now = time.monotonic()
+        if self.stream is not None and now - self.last >= self.every:
+            self.last = now
+            self.stream.write(self.line())
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream is None:
+            return
+        self.stream.write(self.line() + ("\n" if self.tty else ""))
+        self.stream.flush()
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+def solve_all(source, output=None, *, workers: int | None = None, backend: str = "local",
+              address: str | None = None, all_cards: bool = False,
+              time_limit: float | None = None, node_limit: int | None = None,
+              tt_mb: int | None = None, progress=None, progress_every: float = 10.0) -> BatchReport:
+    """Solve every puzzle of ``source`` and write one result line each to ``output``.
+
+    ``source``: a JSON Lines path (``-``: stdin) or an iterable of position objects or
+    JSON strings.  ``output``: a path, appended to and resumed from (puzzles whose
+    results are already there are skipped); None keeps this run's results in
+    ``report.results``.  ``workers``: processes (default: every core; with Ray, the
+    CPUs of a local instance).  ``backend``: ``local`` or ``ray`` (``address`` of the
+    cluster; default: start a local instance).  ``all_cards``, ``time_limit``,
+    ``node_limit``, ``tt_mb``: as :func:`atout.solver.solve`, per puzzle.
+    ``progress``: a text stream for progress (a bar when it is a terminal).
+
+    Raises :class:`BatchError` for problems with the run itself; a bad puzzle is a
+    result line with status ``error``, never an exception.
+    """
+    if backend not in ("local", "ray"):
+        raise BatchError(f"unknown backend {backend!r} (local or ray)")
+    if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 1):
+        raise BatchError("workers must be a positive whole number")
+    if time_limit is not None and not time_limit > 0:
+        raise BatchError("time_limit must be greater than 0")
+    if node_limit is not None and (int(node_limit) != node_limit or node_limit <= 0):
+        raise BatchError("node_limit must be a positive whole number")
+    if tt_mb is not None and (int(tt_mb) != tt_mb or tt_mb <= 0):
+        raise BatchError("tt_mb must be a positive whole number")
+    opts = {"all_cards": bool(all_cards), "time_limit": time_limit, "node_limit": node_limit,
+            "tt_mb": tt_mb}
+    started = time.perf_counter()
+    src = _Source(source)
+    out_path = None if output is None else os.fspath(output)
+    if out_path is not None and src.path is not None:
+        try:
+            if os.path.exists(out_path) and os.path.samefile(out_path, src.path):
+                raise BatchError("the output must not be the input file")
+        except OSError:
+            pass
+
+    # Pass 1: the keys (ids, their counts), then what the output already holds.
+    counts: Counter = Counter()
+    idents: dict[int, Any] = {}
+    for task in src.tasks():
+        idents[task.line] = task.ident = _ident(task.raw)
+        if task.ident is not None:
+            counts[task.ident] += 1
+    total = len(idents)
+
+    report = BatchReport(total=total, results=[] if out_path is None else None)
+    by_id: dict = {}
+    by_line: dict = {}
+    if out_path is not None:
+        by_id, by_line, report.repaired, _ = _read_done(out_path)
+
+    def already(line: int, ident: Any):
+        """The status of the result already written for this puzzle, else False."""
+        if ident is not None and counts[ident] == 1:
+            return by_id.get(ident, False)
+        return by_line.get((line, ident), False)
+
+    for line, ident in idents.items():
+        status = already(line, ident)
+        if status is not False:
+            report.skipped += 1
+            report.count(status)
+
+    todo = total - report.skipped
+    n_workers = workers or (os.cpu_count() or 1)
+    if progress is not None:
+        where = f" on {n_workers} worker{'s' if n_workers != 1 else ''}" if backend == "local" else " on Ray"
+        progress.write(f"batch: {total} puzzles, {report.skipped} already done, {todo} to solve"
+                       f"{where}{'; cut off a torn last line of the output' if report.repaired else ''}\n")
+        progress.flush()
+    bar = _Progress(progress, total, report.skipped, progress_every)
+
+    def pending() -> Iterator[_Task]:
+        for task in src.tasks():
+            task.ident = idents.get(task.line)  # the input is read once more, not re-parsed
+            if already(task.line, task.ident) is False:
+                yield task
+
+    writer = _Writer(out_path) if out_path is not None else None
+    results = None
+    try:
+        if todo:
+            if backend == "local":
+                results = _local(pending(), opts, min(n_workers, todo), report)
+            else:
+                results = _ray(pending(), opts, workers, address)
+            for task, result in results:
+                if writer is not None:
+                    writer.write(result)
+                else:
+                    report.results.append(result)
+                report.solved += 1
+                status = result.get("status")
+                report.count(status)
+                bar.step(status)
+    finally:
+        if results is not None:
+            results.close()  # stops the workers at once on an interrupt
+        if writer is not None:
+            writer.close()
+        report.seconds = time.perf_counter() - started
+    if todo:
+        bar.close()
+    return report
