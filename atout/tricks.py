@@ -121,7 +121,7 @@ def _follow_french(rules: Rules, hand: list[Card], trick: Trick) -> list[Card]:
             return follow + excuse
     trumps = [c for c in hand if is_trump(c)]
     if trumps:
-        top = max((rules.power[c] for _, c in trick if is_trump(c)), default=0)
+        top = max((rules.power[c] for _, c in trick if is_trump(c)), default=0) if rules.overtrump else 0
         over = [c for c in trumps if rules.power[c] > top]
         return (over or trumps) + excuse
     return hand

@@ -230,7 +230,7 @@ cdef void legal(const Game* g, const State* s, uint32_t* c) noexcept nogil:
             for k in range(s.trick_len):
                 if (s.tcard[k] >> 5) == TAROCK and s.tcard[k] != EXCODE and (s.tcard[k] & 31) > top:
                     top = s.tcard[k] & 31
-            over = trumps & ~((<uint32_t>2 << top) - 1) if top >= 0 else trumps
+            over = trumps & ~((<uint32_t>2 << top) - 1) if top >= 0 and g.overtrump else trumps
             for k in range(4):
                 c[k] = 0
             c[TAROCK] = (over if over else trumps) | ex
@@ -742,11 +742,16 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
         return final_value(g, &s.acc)
     if s.trick_no == g.tricks - 1:
         return last_trick(g, s)
-    bounds(g, s, &lo, &hi)
-    if lo >= target:
-        return lo
-    if hi < target:
-        return hi
+    if s.trick_len == 0:
+        # Points change only when a trick ends: inside a trick the bounds are those of its
+        # start, which were already tried against this target.
+        bounds(g, s, &lo, &hi)
+        if lo >= target:
+            return lo
+        if hi < target:
+            return hi
+    else:
+        lo, hi = VALUE_MIN, VALUE_MAX
     use_table = s.trick_len == 0 and g.tricks - s.trick_no >= TT_MIN_TRICKS
     if use_table:
         key = tt_key(g, s)
