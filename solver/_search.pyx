@@ -95,9 +95,9 @@ cdef struct State:
 
 cdef struct Entry:
     uint64_t key
-    int16_t lo, hi
+    int16_t lo, hi               # value >= lo when the points won are >= plo; <= hi when <= phi
     uint8_t best, remaining
-    uint8_t pad[2]
+    uint8_t plo, phi
 
 
 cdef struct Ctx:
@@ -625,6 +625,13 @@ cdef inline int tt_base(const Game* g, const State* s) noexcept nogil:
     return 0
 
 
+cdef inline int tt_points(const Game* g, const State* s) noexcept nogil:
+    """fr: the taker's camp's half points so far.  The French score never falls when they
+    grow, so one entry serves positions that differ only by them: a lower bound proven
+    with p points holds with more, an upper bound with fewer.  Other games: 0."""
+    return s.acc.pts[0] if g.kind == KIND_FRENCH else 0
+
+
 cdef uint64_t tt_key(const Game* g, const State* s) noexcept nogil:
     """The table key of a trick start: who holds which of the live cards, up to rank.
 
@@ -657,7 +664,9 @@ cdef uint64_t tt_key(const Game* g, const State* s) noexcept nogil:
         x = 0                 # the future is stored apart from what was won so far
     elif g.kind == KIND_FRENCH:
         # the score needs the points and bouts won, and whether each camp has a trick
-        x = (<uint64_t>a.pts[0]) | (<uint64_t>a.bouts[0] << 10) | \
+        # The score needs the bouts won and whether each camp has a trick; the points
+        # won are not in the key: the value only grows with them (see tt_points).
+        x = (<uint64_t>a.bouts[0] << 10) | \
             (<uint64_t>(a.tricks[0] > 0) << 12) | (<uint64_t>(a.tricks[1] > 0) << 13) | \
             (<uint64_t>(a.petit_prev + 1) << 14)
     else:
@@ -677,17 +686,16 @@ cdef inline Entry* tt_probe(Ctx* ctx, uint64_t key) noexcept nogil:
     return NULL
 
 
-cdef void tt_store(Ctx* ctx, uint64_t key, int lo, int hi, int best, int remaining) noexcept nogil:
+cdef void tt_store(Ctx* ctx, uint64_t key, int lo, int hi, int p, int best,
+                   int remaining) noexcept nogil:
+    """Store a lower bound (``hi`` = VALUE_MAX) or an upper bound (``lo`` = VALUE_MIN)
+    proven with ``p`` points won so far (see :func:`tt_points`)."""
     cdef Entry* bucket = ctx.table + 4 * (key & ctx.mask)
     cdef Entry* e = NULL
     cdef int i
     for i in range(4):
         if bucket[i].key == key:
             e = &bucket[i]
-            if lo < e.lo:
-                lo = e.lo
-            if hi > e.hi:
-                hi = e.hi
             break
     if e == NULL:
         # full bucket: replace the entry of the smallest subtree (cheapest to redo)
@@ -698,9 +706,15 @@ cdef void tt_store(Ctx* ctx, uint64_t key, int lo, int hi, int best, int remaini
                 break
             if bucket[i].remaining < e.remaining:
                 e = &bucket[i]
-    e.key = key
-    e.lo = lo
-    e.hi = hi
+        e.key = key
+        e.lo, e.plo = VALUE_MIN, 0
+        e.hi, e.phi = VALUE_MAX, 255
+    # A lower bound holds for every position with at least its points won, an upper
+    # bound for every one with at most: keep the new one unless the old one covers it.
+    if lo != VALUE_MIN and not (e.lo != VALUE_MIN and e.plo <= p and e.lo >= lo):
+        e.lo, e.plo = lo, p
+    if hi != VALUE_MAX and not (e.hi != VALUE_MAX and e.phi >= p and e.hi <= hi):
+        e.hi, e.phi = hi, p
     e.best = best
     e.remaining = remaining
 
@@ -726,7 +740,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
     Returns v >= target when the value is at least v, and v < target when the value is
     at most v: the bound is often far beyond the target, which saves whole tests.
     """
-    cdef int lo, hi, n, i, v, bound, best = 255, maximizing, base = 0, use_table
+    cdef int lo, hi, n, i, v, bound, best = 255, maximizing, base = 0, use_table, won = 0
     cdef int mv[MAXMOVES]
     cdef uint64_t key = 0
     cdef Entry* e
@@ -757,10 +771,11 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
         key = tt_key(g, s)
         base = tt_base(g, s)
         e = tt_probe(ctx, key)
+        won = tt_points(g, s)
         if e != NULL:
-            if e.lo != VALUE_MIN and e.lo + base >= target:
+            if e.lo != VALUE_MIN and won >= e.plo and e.lo + base >= target:
                 return e.lo + base
-            if e.hi != VALUE_MAX and e.hi + base < target:
+            if e.hi != VALUE_MAX and won <= e.phi and e.hi + base < target:
                 return e.hi + base
             best = e.best
     n = moves(g, s, mv, best)
@@ -792,9 +807,9 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx) noexcept nog
         bound = hi
     if use_table:
         if bound >= target:
-            tt_store(ctx, key, bound - base, VALUE_MAX, best, g.tricks - s.trick_no)
+            tt_store(ctx, key, bound - base, VALUE_MAX, won, best, g.tricks - s.trick_no)
         else:
-            tt_store(ctx, key, VALUE_MIN, bound - base, best, g.tricks - s.trick_no)
+            tt_store(ctx, key, VALUE_MIN, bound - base, won, best, g.tricks - s.trick_no)
     return bound
 
 
