@@ -28,8 +28,8 @@ import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Iterator
 
 __all__ = ["solve_all", "BatchReport", "BatchError"]
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import (CAVALIER, EXCUSE, JACK, KING, PETIT, QUEEN, T21, Card, card, is_trump,
-                    rank, suit, suit_card)
+                    rank, suit_card)
 from .errors import PositionError
-from .games import (AT4_BIDS, AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER,
+from .games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER,
                     OUTSIDE, Rules, rules_for)
 
 FR_BIDS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}

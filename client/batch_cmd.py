@@ -13,6 +13,8 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
+    from .cli import add_search_options
+
     p = sub.add_parser("batch", help="solve a puzzle set in parallel, resumably (JSON Lines in and out)")
     p.add_argument("file", metavar="IN", help="input positions (JSON Lines), or - for stdin")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
@@ -23,14 +25,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
                    help="local process pool (default) or a Ray cluster (pip install 'atout[ray]')")
     p.add_argument("--address", metavar="ADDR",
                    help="Ray cluster address (default: start a local Ray instance)")
-    p.add_argument("--all", action="store_true", dest="all_cards",
-                   help="also give the value of every legal card")
-    p.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="stop each search after S seconds (status limit, with bounds)")
-    p.add_argument("--node-limit", type=positive_int, metavar="N",
-                   help="stop each search after N nodes (status limit, with bounds)")
-    p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help="transposition table size in MB per worker (default 256)")
+    add_search_options(p, " per worker")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=run)
 

@@ -47,6 +47,25 @@ def _emit(obj: dict) -> None:
     sys.stdout.flush()
 
 
+def emit_error(rec, error=None) -> None:
+    """A refused record: ``<id or line>: <field>: <reason>`` on stderr and an error result line."""
+    error = error or rec.error
+    print(f"{rec.label}: {error.field}: {error.reason}", file=sys.stderr)
+    _emit({"id": rec.id, "status": "error", "field": error.field, "reason": error.reason})
+
+
+def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None:
+    """The options every solving command shares."""
+    p.add_argument("--all", action="store_true", dest="all_cards",
+                   help="also give the value of every legal card")
+    p.add_argument("--time-limit", type=_positive_float, metavar="S",
+                   help="stop each search after S seconds (status limit, with bounds)")
+    p.add_argument("--node-limit", type=_positive_int, metavar="N",
+                   help="stop each search after N nodes (status limit, with bounds)")
+    p.add_argument("--tt-mb", type=_positive_int, metavar="M",
+                   help=f"transposition table size in MB{table_help} (default 256)")
+
+
 def cmd_validate(args) -> int:
     bad = 0
     with _open_input(args.file) as f:
@@ -67,9 +86,7 @@ def cmd_score(args) -> int:
                                                     f"({len(rec.position.played)} cards played)")
             if rec.error is not None:
                 bad += 1
-                print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
-                _emit({"id": rec.id, "status": "error", "field": rec.error.field,
-                       "reason": rec.error.reason})
+                emit_error(rec)
                 continue
             _emit({"id": rec.id, "status": "ok", "outcome": rec.position.outcome()})
     return EXIT_BAD_INPUT if bad else EXIT_OK

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
+    from .cli import add_search_options
+
     p = sub.add_parser("solve", help="solve positions double dummy (JSON Lines in and out)")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
-    p.add_argument("--all", action="store_true", dest="all_cards",
-                   help="also give the value of every legal card")
-    p.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="stop each search after S seconds (status limit, with bounds)")
-    p.add_argument("--node-limit", type=positive_int, metavar="N",
-                   help="stop each search after N nodes (status limit, with bounds)")
-    p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help="transposition table size in MB (default 256)")
+    add_search_options(p)
     p.add_argument("--server", metavar="HOST:PORT",
                    help="solve on an `atout serve` there instead of here (the same output)")
     p.set_defaults(run=run)
@@ -24,9 +18,10 @@ def add_parser(sub, positive_float, positive_int) -> None:
 def run(args) -> int:
     if args.server:
         return run_remote(args)
+    from atout.errors import PositionError
     from atout.solver import solve
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input, emit_error
     from .jsonl import read_records
 
     bad = 0
@@ -34,12 +29,20 @@ def run(args) -> int:
         for rec in read_records(f):
             if rec.error is not None:
                 bad += 1
-                print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
-                _emit({"id": rec.id, "status": "error", "field": rec.error.field,
-                       "reason": rec.error.reason})
+                emit_error(rec)
                 continue
-            result = solve(rec.position, all_cards=args.all_cards, time_limit=args.time_limit,
-                           node_limit=args.node_limit, tt_mb=args.tt_mb)
+            try:
+                result = solve(rec.position, all_cards=args.all_cards, time_limit=args.time_limit,
+                               node_limit=args.node_limit, tt_mb=args.tt_mb)
+            except MemoryError as e:
+                bad += 1
+                emit_error(rec, PositionError("tt_mb", str(e) or "out of memory"))
+                continue
+            except Exception as e:  # a bug must not cost the user the other positions
+                bad += 1
+                emit_error(rec, PositionError("position", f"internal error ({type(e).__name__}: {e}); "
+                                                          "please report this position"))
+                continue
             _emit(result.to_json())
     return EXIT_BAD_INPUT if bad else EXIT_OK
 
@@ -51,18 +54,13 @@ REMOTE_CHUNK = 64
 def run_remote(args) -> int:
     """``atout solve --server``: the positions are solved by the service, bad lines are
     reported here exactly as locally, and the lines come out in input order."""
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError, _emit, _open_input
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError, _emit, _open_input, emit_error
     from .jsonl import read_records
     from .remote import Client, ServiceError
 
     if args.tt_mb is not None:
         raise UsageError("--tt-mb belongs to the server (atout serve --tt-mb), not to --server")
     bad = 0
-
-    def emit_error(rec) -> None:
-        print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
-        _emit({"id": rec.id, "status": "error", "field": rec.error.field,
-               "reason": rec.error.reason})
 
     def solve_chunk(client, chunk) -> None:
         valid = [rec for rec in chunk if rec.error is None]

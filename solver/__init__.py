@@ -12,7 +12,7 @@ search and returns plain Python objects.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from atout.cards import token

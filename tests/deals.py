@@ -35,7 +35,7 @@ from atout.cards import (EXCUSE, KING, PETIT, QUEEN, CAVALIER, JACK, T21, card, 
                          rank, suit_card, token, tokens)
 from atout.contract import FR_BIDS, POIGNEE_LEVELS, POIGNEE_TRUMPS
 from atout.games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER, HAND_SIZE,
-                         OUTSIDE, SEATS, deck_of)
+                         SEATS, deck_of)
 from atout.position import Position, parse_position
 
 GAMES = ("fr4", "fr3", "fr5", "priest5", "at4")

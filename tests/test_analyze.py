@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-import atout
 from atout.cards import card, token
 from atout.errors import PositionError
 from atout.position import parse_position

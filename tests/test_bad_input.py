@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 import subprocess
 import sys
 
 import pytest
 
-from atout.cards import EXCUSE, KING, PETIT, T21, card, is_trump, rank, suit_card, token, tokens
+from atout.cards import EXCUSE, is_trump, suit_card, token, tokens
 from atout.errors import IllegalCardError, PositionError
 from atout.position import loads, parse_position
 from deals import random_position
@@ -462,7 +461,6 @@ def test_loads_bad_json():
 
 def run_cli(args, data: bytes):
     """``atout ARGS`` with ``data`` on stdin: (exit status, stdout, stderr)."""
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(__file__)))
     p = subprocess.run([sys.executable, "-m", "atout.client.cli", *args], input=data,
                        capture_output=True, timeout=60)
     return p.returncode, p.stdout.decode(), p.stderr.decode()

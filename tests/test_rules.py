@@ -9,14 +9,13 @@ from __future__ import annotations
 import dataclasses
 import random
 
-import pytest
 
-from atout.cards import EXCUSE, PETIT, card, token, tokens
+from atout.cards import EXCUSE, card, tokens
 from atout.games import rules_for
 from atout.position import parse_position
 from atout.scoring import PlayedTrick, outcome
 from atout.tricks import legal_cards, winning_index
-from deals import keep_policy, mixed_policy, random_endgame, random_position, slam_policy
+from deals import keep_policy, random_endgame, random_position
 
 # -- helpers ---------------------------------------------------------------------------------
 

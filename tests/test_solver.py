@@ -10,6 +10,7 @@ the thousands-per-game run before a release.
 
 from __future__ import annotations
 
+import json
 import os
 import zlib
 import random
@@ -143,3 +144,13 @@ def test_bad_arguments_are_value_errors():
     for kwargs in (dict(time_limit=0), dict(node_limit=-1), dict(tt_mb=0)):
         with pytest.raises(ValueError):
             solve(obj, **kwargs)
+
+
+def test_regression_positions():
+    """Positions that once broke the search (tests/data/regressions.jsonl): the best line
+    must replay to exactly the value."""
+    path = os.path.join(os.path.dirname(__file__), "data", "regressions.jsonl")
+    with open(path) as f:
+        for line in f:
+            r = solve(parse_position(json.loads(line)), tt_mb=TT_MB)
+            assert r.status == "ok" and r.outcome["value"] == r.value
