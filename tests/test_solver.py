@@ -154,3 +154,13 @@ def test_regression_positions():
         for line in f:
             r = solve(parse_position(json.loads(line)), tt_mb=TT_MB)
             assert r.status == "ok" and r.outcome["value"] == r.value
+
+
+def test_a_full_table_changes_nothing():
+    """A 1 MB table overflows on these positions; replacement must keep results exact."""
+    rng = random.Random(21)
+    for game, tricks in (("fr4", 9), ("priest5", 8)):   # both overflow 1 MB (node counts differ)
+        obj = random_endgame(rng, game, tricks)
+        small, large = solve(obj, all_cards=True, tt_mb=1), solve(obj, all_cards=True, tt_mb=64)
+        assert (small.value, small.best, small.cards) == (large.value, large.best, large.cards)
+        assert small.outcome["value"] == small.value
