@@ -31,10 +31,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-__all__ = ["solve_all", "BatchReport", "BatchError"]
+from .jsonl import MAX_LINE_BYTES, split_lines
 
-#: a position is a few kilobytes; anything far larger is refused unread (as client/jsonl.py)
-MAX_LINE_BYTES = 1 << 20
+__all__ = ["solve_all", "BatchReport", "BatchError"]
 
 
 class BatchError(Exception):
@@ -78,28 +77,10 @@ class _Task:
 # -- reading the input --------------------------------------------------------------------------
 
 def _lines(stream) -> Iterator[_Task]:
-    """Non-blank lines of a binary stream as tasks (ident not yet set); numbering as
-    client/jsonl.py (every line counts, blank ones too)."""
-    number = 0
-    while True:
-        raw = stream.readline(MAX_LINE_BYTES + 1)
-        if not raw:
-            return
-        number += 1
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            size = len(raw)
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(MAX_LINE_BYTES)
-                size += len(raw)
-            yield _Task(number, None, None, size)
-            continue
-        raw = raw.rstrip(b"\r\n")
-        if not raw.strip():
-            continue
-        if len(raw) > MAX_LINE_BYTES:
-            yield _Task(number, None, None, len(raw))
-            continue
-        yield _Task(number, None, raw)
+    """Non-blank lines of a binary stream as tasks (ident not yet set), numbered as
+    :func:`atout.jsonl.split_lines` numbers them; an oversized line comes without text."""
+    for number, raw, size in split_lines(stream):
+        yield _Task(number, None, raw) if raw is not None else _Task(number, None, None, size)
 
 
 def _ident(raw: bytes | None) -> Any:
@@ -229,7 +210,7 @@ def solve_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> d
     if raw is None:
         return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
     try:
-        from atout.client.jsonl import parse_line
+        from atout.jsonl import parse_line
         from atout.solver import solve
         rec = parse_line(raw, line)
         if rec.error is not None:

@@ -43,7 +43,7 @@ def run(args) -> int:
     from atout.solver.analyze import AnalysisLimit, analyze
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input
-    from .jsonl import read_records
+    from atout.jsonl import read_records
 
     bad = 0
     first = True

@@ -20,7 +20,7 @@ import sys
 from contextlib import contextmanager
 from typing import BinaryIO, Iterator
 
-from .jsonl import read_records
+from atout.jsonl import read_records
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 

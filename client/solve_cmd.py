@@ -22,7 +22,7 @@ def run(args) -> int:
     from atout.solver import solve
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input, emit_error
-    from .jsonl import read_records
+    from atout.jsonl import read_records
 
     bad = 0
     with _open_input(args.file) as f:
@@ -55,7 +55,7 @@ def run_remote(args) -> int:
     """``atout solve --server``: the positions are solved by the service, bad lines are
     reported here exactly as locally, and the lines come out in input order."""
     from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError, _emit, _open_input, emit_error
-    from .jsonl import read_records
+    from atout.jsonl import read_records
     from .remote import Client, ServiceError
 
     if args.tt_mb is not None:

@@ -61,8 +61,10 @@ def parse_line(raw: bytes, line: int) -> Record:
         return Record(line, label, ident, error=PositionError("position", "nested too deeply"))
 
 
-def read_records(stream: BinaryIO) -> Iterator[Record]:
-    """Records of a binary stream, skipping blank lines; lines are read in bounded chunks."""
+def split_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
+    """``(number, line, size)`` for each non-blank line of a binary stream (numbered from 1,
+    blank lines counted), read in bounded chunks: a line longer than MAX_LINE_BYTES comes
+    as ``line=None`` with its size, the rest of it skipped unread."""
     number = 0
     while True:
         raw = stream.readline(MAX_LINE_BYTES + 1)
@@ -74,10 +76,19 @@ def read_records(stream: BinaryIO) -> Iterator[Record]:
             while raw and not raw.endswith(b"\n"):  # skip the rest of a huge line
                 raw = stream.readline(MAX_LINE_BYTES)
                 size += len(raw)
-            yield Record(number, f"line {number}", error=PositionError(
-                "json", f"line of {size} bytes is longer than {MAX_LINE_BYTES}"))
+            yield number, None, size
             continue
         raw = raw.rstrip(b"\r\n")
         if not raw.strip():
             continue
-        yield parse_line(raw, number)
+        yield number, (raw if len(raw) <= MAX_LINE_BYTES else None), len(raw)
+
+
+def read_records(stream: BinaryIO) -> Iterator[Record]:
+    """Records of a binary stream, one per non-blank line."""
+    for number, raw, size in split_lines(stream):
+        if raw is None:
+            yield Record(number, f"line {number}", error=PositionError(
+                "json", f"line of {size} bytes is longer than {MAX_LINE_BYTES}"))
+        else:
+            yield parse_line(raw, number)
