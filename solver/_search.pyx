@@ -9,10 +9,11 @@ Cards are codes ``suit * 32 + bit``: suits 0..3, tarock 4; ``bit`` orders cards 
 strength inside their suit (``power - 1``), so "higher" is simply a higher bit.
 T1..T21 are bits 0..20 of suit 4 and EX is bit 21 (what EX does is a parameter).
 
-Layout follows DDS: ``legal`` + ``order`` (move generation), ``bounds`` (cheap
-bounds from the points still in play), ``tt_*`` (the table), ``test`` (the
-null-window search "value >= target?") and ``exact`` (the driver that turns
-boolean tests into the exact value).
+Layout follows DDS: ``legal`` + ``moves`` (move generation: equivalent cards once,
+best guesses first), ``finish_trick``/``final_value`` (counting), ``bounds`` (cheap
+bounds from the points still in play), ``tt_*`` (the table), ``probe`` (the fail-soft
+null-window search "value >= target?") and ``exact`` (the driver that turns probes
+into the exact value).
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t
@@ -445,15 +446,6 @@ cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp) noexcept nog
         all_trumps &= ~(<uint32_t>1 << b)
     camp[0] = x
     return run
-
-
-cdef inline int has_petit(const Game* g, const State* s, int camp) noexcept nogil:
-    """Does ``camp`` hold T1 (the petit)?"""
-    cdef int p
-    for p in range(g.seats):
-        if g.camp[p] == camp and (s.hand[p][TAROCK] & 1):
-            return 1
-    return 0
 
 
 cdef void bounds(const Game* g, const State* s, int* lo, int* hi) noexcept nogil:
