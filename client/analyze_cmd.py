@@ -12,11 +12,13 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
+    from .cli import whole_number
+
     p = sub.add_parser("analyze", help="analyse played deals card by card, double dummy")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("--json", action="store_true", help="one JSON object per deal")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--start", type=_whole, metavar="N",
+    where.add_argument("--start", type=whole_number(0), metavar="N",
                        help="take the first N played cards as given; analyse from card N")
     where.add_argument("--last-tricks", type=positive_int, metavar="K",
                        help="analyse only the last K tricks of the deal")
@@ -25,17 +27,6 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
                    help="transposition table size in MB (default 256)")
     p.set_defaults(run=run)
-
-
-def _whole(text: str) -> int:
-    import argparse
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return v
 
 
 def run(args) -> int:

@@ -102,14 +102,20 @@ def _positive_float(text: str) -> float:
     return v
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError("must be greater than 0")
-    return v
+def whole_number(minimum: int):
+    """An argparse type: a whole number of at least ``minimum``."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"must be {minimum} or more")
+        return v
+    return parse
+
+
+_positive_int = whole_number(1)
 
 
 def build_parser() -> argparse.ArgumentParser:
