@@ -110,25 +110,27 @@ class SolverService(pb_grpc.SolverServicer):
 
     # -- the three methods ---------------------------------------------------------------------
 
-    async def Solve(self, request: pb.SolveRequest, context) -> pb.SolveResult:
+    async def _unary(self, method: str, request, context, answer):
+        """One unary call: logged, and any failure turned into its gRPC status."""
         call = None
         try:
-            call = self._begin("Solve", _label(request.position))
-            obj = _position(request.position, "")
-            _check_limits(request)
-            _, _, data = await self._search(context, "solve", obj, request)
-            return pb.SolveResult.FromString(data)
+            call = self._begin(method, _label(request.position))
+            return await answer(_position(request.position, ""))
         except BaseException as e:
             await _end(call, context, e)
         finally:
             if call is not None:
                 self._end(call)
 
+    async def Solve(self, request: pb.SolveRequest, context) -> pb.SolveResult:
+        async def answer(obj):
+            _check_limits(request)
+            _, _, data = await self._search(context, "solve", obj, request)
+            return pb.SolveResult.FromString(data)
+        return await self._unary("Solve", request, context, answer)
+
     async def Analyze(self, request: pb.AnalyzeRequest, context) -> pb.Analysis:
-        call = None
-        try:
-            call = self._begin("Analyze", _label(request.position))
-            obj = _position(request.position, "")
+        async def answer(obj):
             if not math.isfinite(request.time_limit) or request.time_limit < 0:
                 raise _invalid([("time_limit", "must be 0 (none) or a number of seconds")])
             if request.start > len(obj["played"]):
@@ -136,11 +138,7 @@ class SolverService(pb_grpc.SolverServicer):
                                           f"(the cards played)")])
             _, _, data = await self._search(context, "analyze", obj, request)
             return pb.Analysis.FromString(data)
-        except BaseException as e:
-            await _end(call, context, e)
-        finally:
-            if call is not None:
-                self._end(call)
+        return await self._unary("Analyze", request, context, answer)
 
     async def SolveBatch(self, request: pb.SolveBatchRequest, context):
         call = None
