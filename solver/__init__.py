@@ -19,7 +19,10 @@ from atout.cards import token
 from atout.position import Position, parse_position
 
 from ._search import Engine
+from .cancel import Cancel
 from .params import card_of_code, code_of, engine_params
+
+__all__ = ["Cancel", "SolveResult", "make_engine", "solve"]
 
 DEFAULT_TT_MB = 256
 STATUS_OK, STATUS_LIMIT = "ok", "limit"
@@ -29,8 +32,9 @@ STATUS_OK, STATUS_LIMIT = "ok", "limit"
 class SolveResult:
     """The answer for one position (FORMAT.md "Result of a solve").
 
-    ``status`` is ``ok`` (``value`` exact) or ``limit``: a time or node limit stopped
-    the search and ``bounds`` = [low, high] is what was proven; ``value`` is then None.
+    ``status`` is ``ok`` (``value`` exact) or ``limit``: a time or node limit, or a
+    :class:`Cancel` switch, stopped the search (``stopped_by``: ``time`` | ``nodes`` |
+    ``cancel``) and ``bounds`` = [low, high] is what was proven; ``value`` is then None.
     """
 
     id: Any
@@ -44,6 +48,7 @@ class SolveResult:
     status: str = STATUS_OK
     bounds: list[int] | None = None
     cards: dict[str, int] | None = None
+    stopped_by: str | None = None
 
     def to_json(self) -> dict:
         obj = {"id": self.id, "status": self.status, "value": self.value, "to_play": self.to_play,
@@ -54,6 +59,8 @@ class SolveResult:
                     "seconds": round(self.seconds, 6)})
         if self.bounds is not None:
             obj["bounds"] = self.bounds
+        if self.stopped_by is not None:
+            obj["stopped_by"] = self.stopped_by
         return obj
 
 
@@ -75,12 +82,14 @@ def _optimal(engine: Engine, code: int, value: int) -> tuple[bool, bool]:
 
 
 def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
-          node_limit: int | None = None, tt_mb: int | None = None) -> SolveResult:
+          node_limit: int | None = None, tt_mb: int | None = None,
+          cancel: Cancel | None = None) -> SolveResult:
     """Solve ``position`` (a Position or a position JSON object) double dummy.
 
-    ``time_limit`` (seconds) and ``node_limit`` stop the search cleanly: the result
-    then has status ``limit`` and the proven ``bounds``.  ``tt_mb`` bounds the memory
-    of the transposition table (default 256 MB).
+    ``time_limit`` (seconds), ``node_limit`` and ``cancel`` (a :class:`Cancel` set from
+    another thread) stop the search cleanly: the result then has status ``limit``, the
+    proven ``bounds`` and ``stopped_by``.  ``tt_mb`` bounds the memory of the
+    transposition table (default 256 MB).
     """
     if not isinstance(position, Position):
         position = parse_position(position)
@@ -96,10 +105,29 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
         return SolveResult(position.id, out["value"], None, [], [], out, 0,
                            time.perf_counter() - started)
 
-    rules = position.rules
-    names = card_of_code(rules)
     engine = make_engine(position, tt_mb)
     engine.set_limits(int(node_limit or 0), float(time_limit or 0))
+    if cancel is not None:
+        cancel.attach(engine)
+    try:
+        return _solve(position, engine, all_cards, started, node_limit, cancel)
+    finally:
+        if cancel is not None:
+            cancel.detach(engine)
+
+
+def _stopped_by(engine: Engine, node_limit, cancel) -> str:
+    if cancel is not None and cancel.is_set():
+        return "cancel"
+    if node_limit and engine.nodes >= node_limit:
+        return "nodes"
+    return "time"
+
+
+def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
+           node_limit, cancel) -> SolveResult:
+    rules = position.rules
+    names = card_of_code(rules)
     groups = engine.groups()
     order = engine.move_codes()
     maximizing = engine.maximizing()
@@ -116,7 +144,8 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
                            [token(names[c]) for c in sorted(best)],
                            [token(c) for c in line], out, engine.nodes,
                            time.perf_counter() - started, status, bounds,
-                           None if cards is None else {token(names[c]): v for c, v in sorted(cards.items())})
+                           None if cards is None else {token(names[c]): v for c, v in sorted(cards.items())},
+                           None if status == STATUS_OK else _stopped_by(engine, node_limit, cancel))
 
     # The value, and every optimal group of equivalent cards.
     values: dict[int, int] = {}

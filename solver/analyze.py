@@ -28,6 +28,7 @@ from atout.cards import token
 from atout.position import Position, parse_position
 
 from . import _optimal, make_engine
+from .cancel import Cancel
 from .params import card_of_code, code_of
 
 __all__ = ["analyze", "AnalysisLimit"]
@@ -43,12 +44,14 @@ class AnalysisLimit(Exception):
 
 
 def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
-            tt_mb: int | None = None, reuse_table: bool = True) -> dict:
+            tt_mb: int | None = None, reuse_table: bool = True,
+            cancel: Cancel | None = None) -> dict:
     """Analyse the cards of ``position`` (a Position or a position JSON object).
 
     ``start``: how many of the played cards to take as given; the analysis begins
     after them (default 0: from the first card).  ``time_limit`` (seconds) bounds the
-    whole analysis; when it runs out :class:`AnalysisLimit` is raised.  Bad input
+    whole analysis; when it runs out, or ``cancel`` (a :class:`~atout.solver.Cancel`) is
+    set from another thread, :class:`AnalysisLimit` is raised.  Bad input
     raises :class:`~atout.errors.PositionError`.
 
     Returns ``{"id", "start_value", "plays": [{"index", "seat", "card", "value_before",
@@ -88,10 +91,14 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
     def fresh_engine():
         e = make_engine(node, tt_mb)
         e.set_limits(0, deadline_left())
+        if cancel is not None:
+            cancel.attach(e)
         return e
 
     def limit(what: str):
-        return AnalysisLimit(f"time limit of {time_limit:g} s reached {what} "
+        why = "interrupted" if cancel is not None and cancel.is_set() else \
+            f"time limit of {time_limit:g} s reached"
+        return AnalysisLimit(f"{why} {what} "
                              f"({len(report['plays'])} of {len(played) - start} cards analysed)",
                              report)
 

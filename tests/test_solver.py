@@ -164,3 +164,31 @@ def test_a_full_table_changes_nothing():
         small, large = solve(obj, all_cards=True, tt_mb=1), solve(obj, all_cards=True, tt_mb=64)
         assert (small.value, small.best, small.cards) == (large.value, large.best, large.cards)
         assert small.outcome["value"] == small.value
+
+
+def test_cancel_stops_a_running_search_from_another_thread():
+    """Cancel.set() from another thread stops a long search at once, with proven bounds."""
+    import threading
+    import time
+
+    from atout.solver import Cancel
+
+    rng = random.Random(5)
+    obj = random_endgame(rng, "fr3", 24)          # a whole fr3 deal: seconds at least
+    cancel = Cancel()
+    results = []
+    worker = threading.Thread(target=lambda: results.append(solve(obj, cancel=cancel, tt_mb=16)))
+    worker.start()
+    time.sleep(0.1)
+    stopped_at = time.perf_counter()
+    was_running = worker.is_alive()
+    cancel.set()
+    worker.join(5)
+    assert not worker.is_alive() and time.perf_counter() - stopped_at < 2
+    r = results[0]
+    if was_running:
+        assert r.status == "limit" and r.stopped_by == "cancel" and r.value is None
+        lo, hi = r.bounds
+        assert lo <= hi
+    # a switch already set stops the next search before it starts
+    assert solve(obj, cancel=cancel, tt_mb=16).stopped_by == "cancel"
