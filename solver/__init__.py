@@ -18,7 +18,7 @@ from typing import Any
 from atout.cards import token
 from atout.position import Position, parse_position
 
-from ._search import Engine
+from ._search import ALL_FEATURES, DEFAULT_FEATURES, FEATURES, Engine
 from .cancel import Cancel
 from .params import card_of_code, code_of, engine_params
 
@@ -64,9 +64,12 @@ class SolveResult:
         return obj
 
 
-def make_engine(position: Position, tt_mb: int | None = None) -> Engine:
-    """An engine at ``position`` (its played cards replayed), with a fresh table."""
-    engine = Engine(engine_params(position), int(tt_mb or DEFAULT_TT_MB))
+def make_engine(position: Position, tt_mb: int | None = None, features: int = DEFAULT_FEATURES) -> Engine:
+    """An engine at ``position`` (its played cards replayed), with a fresh table.
+
+    ``features``: the search techniques switched on (``FEATURES``; DEFAULT_FEATURES) —
+    fewer only to measure them or to check the search against its plain self."""
+    engine = Engine(engine_params(position), int(tt_mb or DEFAULT_TT_MB), features)
     for c in position.played:
         engine.play(code_of(position.rules, c))
     return engine
@@ -83,13 +86,14 @@ def _optimal(engine: Engine, code: int, value: int) -> tuple[bool, bool]:
 
 def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
           node_limit: int | None = None, tt_mb: int | None = None,
-          cancel: Cancel | None = None) -> SolveResult:
+          cancel: Cancel | None = None, features: int = DEFAULT_FEATURES) -> SolveResult:
     """Solve ``position`` (a Position or a position JSON object) double dummy.
 
     ``time_limit`` (seconds), ``node_limit`` and ``cancel`` (a :class:`Cancel` set from
     another thread) stop the search cleanly: the result then has status ``limit``, the
     proven ``bounds`` and ``stopped_by``.  ``tt_mb`` bounds the memory of the
-    transposition table (default 256 MB).
+    transposition table (default 256 MB).  ``features`` switches search techniques off
+    (see ``FEATURES``): for measuring them and checking the search against its plain self.
     """
     if not isinstance(position, Position):
         position = parse_position(position)
@@ -105,7 +109,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
         return SolveResult(position.id, out["value"], None, [], [], out, 0,
                            time.perf_counter() - started)
 
-    engine = make_engine(position, tt_mb)
+    engine = make_engine(position, tt_mb, features)
     engine.set_limits(int(node_limit or 0), float(time_limit or 0))
     if cancel is not None:
         cancel.attach(engine)

@@ -9,8 +9,6 @@ readable rules engine uses.  Cards become codes ``suit * 32 + bit`` (see
 
 from __future__ import annotations
 
-import random
-
 from atout.cards import EXCUSE, PETIT, T21, TAROCK, Card, is_trump, trump
 from atout.contract import POIGNEE_BONUS, Contract
 from atout.games import (AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, EXCUSE_FRENCH, EXCUSE_NARR,
@@ -20,10 +18,6 @@ from atout.position import Position
 KIND_FRENCH, KIND_PRIEST, KIND_AT4, KIND_TRISCHAKEN = 0, 1, 2, 3
 EX_FRENCH, EX_NARR, EX_SKUS = 0, 1, 2
 GOAL_POINTS, GOAL_NEGATIVE, GOAL_BIRD_GAME, GOAL_VOLAT, GOAL_ULTIMO, GOAL_KOENIG = range(6)
-
-_rng = random.Random(0x7a40)
-ZOBRIST = [[_rng.getrandbits(64) for _ in range(32)] for _ in range(5)]
-
 
 def code_of(rules: Rules, c: Card) -> int:
     """The search's code of a card: its suit (tarock 4) and its strength in that suit."""
@@ -64,7 +58,7 @@ def engine_params(position: Position) -> dict:
              narr_last_trick=rules.narr_last_trick, total_points=sum(rules.points[c] for c in rules.deck),
              multiplier=1, poignee=0, chelem_announced=0, standard=int(contract.counting == "standard"),
              goal=GOAL_POINTS, goal_tricks=0, bird_code=-1, bird_trick=-1, koenig_code=-1,
-             talon_points=[], camp=list(contract.camp), points=points, zobrist=ZOBRIST)
+             talon_points=[], camp=list(contract.camp), points=points)
 
     if game in ("fr4", "fr3", "fr5"):
         bonuses = [POIGNEE_BONUS[level] for _, level in contract.poignees]
@@ -96,6 +90,8 @@ def engine_params(position: Position) -> dict:
         if p[key] >= 0:
             special[p[key] >> 5] |= 1 << (p[key] & 31)
     p["special"] = special
+    p.update(_classes(rules, points, special,
+                      counts_points=p["kind"] != KIND_AT4 or p["goal"] in (GOAL_POINTS, GOAL_BIRD_GAME)))
 
     hands = []
     for h in position.hands:
@@ -113,3 +109,29 @@ def engine_params(position: Position) -> dict:
                       tricks=[0, 0], bouts=bouts if game.startswith("fr") else [0, 0], pab=0,
                       petit_prev=0, flags=0)
     return p
+
+
+def _classes(rules: Rules, points: list[list[int]], special: list[int], counts_points: bool) -> dict:
+    """What tells cards apart for the search beyond their rank.
+
+    ``value_points``: the card points as far as the value counts them (all 0 when it
+    counts only tricks or birds: at4 negative games, volat, ultimo objectives).
+    ``cls``: 0 for a *plain* card — not special, worth the commonest (lowest) points —
+    which a table pattern may exchange for another plain card of its suit held by the
+    same seat; every other card (honours, bouts, called cards) a class of its own.
+    ``deck``: the cards of the pack, as suit masks.
+    """
+    value_points = [[pts if counts_points else 0 for pts in row] for row in points]
+    deck = [0] * 5
+    for c in rules.deck:
+        code = code_of(rules, c)
+        deck[code >> 5] |= 1 << (code & 31)
+    ordinary = [value_points[k][b] for k in range(5) for b in range(32)
+                if (deck[k] >> b) & 1 and not (special[k] >> b) & 1]
+    plain_points = min(ordinary)
+    cls = [[0] * 32 for _ in range(5)]
+    for k in range(5):
+        for b in range(32):
+            if (deck[k] >> b) & 1 and ((special[k] >> b) & 1 or value_points[k][b] != plain_points):
+                cls[k][b] = b + 1
+    return dict(value_points=value_points, cls=cls, deck=deck)

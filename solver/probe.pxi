@@ -1,0 +1,200 @@
+# The search proper: a fail-soft null-window alpha-beta probe "is the value >= target?",
+# which also reports the cards whose rank decided its answer (partition search).
+#
+# ``rel`` (five suit masks) is what a probe hands back to its parent: the cards that
+# mattered by their rank in the subtree it searched.  A node that cut off needs only the
+# cutting child's cards; a node that tried every card needs all of its children's.  To
+# that a node adds the cards that set its own legal cards (the trump to overtrump, the
+# card to beat) and, when a trick ends, the winning card if it beat a card of its suit.
+# At a trick start the set is closed upwards (every live card above a relevant one is
+# relevant too) and becomes the pattern of the table entry.
+
+
+cdef inline void add_card(uint32_t* rel, int code) noexcept nogil:
+    rel[code >> 5] |= <uint32_t>1 << (code & 31)
+
+
+cdef void trick_relevance(const Game* g, const int* cards, int n, uint32_t* rel) noexcept nogil:
+    """A whole trick: its winner counts by rank when it beat a card of its own suit."""
+    cdef int w = winning_index(g, cards, n), i, wc
+    if w < 0:
+        return
+    wc = cards[w]
+    for i in range(n):
+        if i != w and (cards[i] >> 5) == (wc >> 5) and not never_wins(g, cards[i]):
+            add_card(rel, wc)
+            return
+
+
+cdef void legal_relevance(const Game* g, const State* s, uint32_t* rel) noexcept nogil:
+    """The cards that decide which cards the seat to play may play, by their rank."""
+    cdef int seat = to_play(g, s), k, top = -1, led, w
+    cdef const uint32_t* h = s.hand[seat]
+    if s.trick_len == 0:
+        if g.top_lead and h[TAROCK]:
+            add_card(rel, TAROCK * 32 + top_bit(h[TAROCK]))     # the highest tarock must lead
+        return
+    if g.excuse == EX_FRENCH and g.overtrump:
+        led = s.tcard[0] >> 5
+        if s.tcard[0] == EXCODE:
+            led = s.tcard[1] >> 5 if s.trick_len > 1 else -1
+        if led >= 0 and (led == TAROCK or not h[led]) and (h[TAROCK] & ~(<uint32_t>1 << EXBIT)):
+            for k in range(s.trick_len):       # the trump to overtrump
+                if (s.tcard[k] >> 5) == TAROCK and s.tcard[k] != EXCODE and (s.tcard[k] & 31) > top:
+                    top = s.tcard[k] & 31
+            if top >= 0:
+                add_card(rel, TAROCK * 32 + top)
+    if g.must_beat:
+        w = winning_index(g, s.tcard, s.trick_len)
+        if w >= 0:
+            add_card(rel, s.tcard[w])                               # the card to beat
+
+
+cdef int last_trick(const Game* g, const State* s, uint32_t* rel) noexcept nogil:
+    """One card each left: every play is forced, so just play them out."""
+    cdef State end = s[0]
+    cdef int seat, k, n = s.trick_len, code
+    cdef int cards[MAXSEATS]
+    for k in range(n):
+        cards[k] = s.tcard[k]
+    while end.trick_no < g.tricks:
+        seat = to_play(g, &end)
+        for k in range(5):
+            if end.hand[seat][k]:
+                code = k * 32 + low_bit(end.hand[seat][k])
+                cards[n] = code
+                n += 1
+                play(g, &end, code)
+                break
+    trick_relevance(g, cards, g.seats, rel)
+    return final_value(g, &end.acc)
+
+
+cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* rel) noexcept nogil:
+    """A fail-soft null-window search around ``target``.
+
+    Returns v >= target when the value is at least v, and v < target when the value is
+    at most v: the bound is often far beyond the target, which saves whole tests.
+    ``rel`` receives the cards whose rank the answer depends on (see above).
+    """
+    cdef int lo, hi, n, i, k, v = 0, bound, best = 255, maximizing, base = 0, use_table, won = 0
+    cdef int cut = 0, depth, killer = -1, last_card, low, suit
+    cdef uint32_t skip[5]            # plain cards below these bits are known (see below)
+    cdef int mv[MAXMOVES]
+    cdef int cards[MAXSEATS]
+    cdef uint32_t brel = 0
+    cdef uint32_t crel[5]
+    cdef uint32_t trel[5]
+    cdef uint32_t nrel[5]
+    cdef uint32_t kvec
+    cdef Key key
+    cdef State child
+    for k in range(5):
+        rel[k] = 0
+    ctx.nodes += 1
+    if (ctx.nodes & 1023) == 0:
+        if (ctx.node_limit and ctx.nodes >= ctx.node_limit) or \
+                (ctx.deadline > 0 and now() > ctx.deadline):
+            ctx.abort = 1
+    if ctx.abort:
+        return 0
+    if s.trick_no == g.tricks:
+        return final_value(g, &s.acc)
+    if s.trick_no == g.tricks - 1:
+        return last_trick(g, s, rel)
+    if s.trick_len == 0:
+        # Points change only when a trick ends: inside a trick the bounds are those of its
+        # start, which were already tried against this target.
+        bounds(g, s, &lo, &hi, &brel, ctx.features)
+        if lo >= target:
+            rel[TAROCK] = brel
+            return lo
+        if hi < target:
+            rel[TAROCK] = brel
+            return hi
+    else:
+        lo, hi = VALUE_MIN, VALUE_MAX
+    use_table = s.trick_len == 0 and g.tricks - s.trick_no >= TT_MIN_TRICKS
+    if use_table:
+        make_key(g, s, &key)
+        base = tt_base(g, s)
+        won = tt_points(g, s)
+        if tt_lookup(ctx, &key, target, base, won, &best, &v, rel):
+            return v
+    depth = s.trick_no * MAXSEATS + to_play(g, s)
+    if ctx.features & FEAT_KILLER:
+        killer = ctx.killer[depth]
+    for k in range(5):
+        nrel[k] = 0
+        trel[k] = 0
+    legal_relevance(g, s, nrel)
+    for k in range(5):
+        rel[k] = nrel[k]                 # rel gathers every child's cards until one cuts
+    n = moves(g, s, mv, best, killer)
+    maximizing = g.camp[to_play(g, s)] == g.maxcamp
+    bound = VALUE_MIN if maximizing else VALUE_MAX
+    best = mv[0]
+    last_card = s.trick_len == g.seats - 1
+    if last_card:
+        for k in range(s.trick_len):
+            cards[k] = s.tcard[k]
+    for k in range(5):
+        skip[k] = 0
+    for i in range(n):
+        suit = mv[i] >> 5
+        if (ctx.features & FEAT_SMALL) and g.cls[suit][mv[i] & 31] == 0 and \
+                (mv[i] & 31) < <int>skip[suit]:
+            continue       # a plain card like one already searched, below every card that mattered
+        child = s[0]
+        if last_card:
+            for k in range(5):
+                trel[k] = 0
+            cards[s.trick_len] = mv[i]
+            trick_relevance(g, cards, g.seats, trel)
+        play(g, &child, mv[i])
+        v = probe(g, &child, target, ctx, crel)
+        if ctx.abort:
+            return 0
+        if maximizing:
+            if v > bound:
+                bound = v
+                best = mv[i]
+            cut = v >= target
+        else:
+            if v < bound:
+                bound = v
+                best = mv[i]
+            cut = v < target
+        if cut:
+            for k in range(5):           # only this child's answer counts
+                rel[k] = nrel[k] | crel[k] | trel[k]
+            ctx.killer[depth] = mv[i]
+            break
+        for k in range(5):
+            rel[k] |= crel[k] | trel[k]
+        # A plain card whose rank did not matter: any plain card of the same suit below the
+        # lowest card that mattered leads to a position the same pattern covers.
+        if g.cls[suit][mv[i] & 31] == 0:
+            low = low_bit(crel[suit] | trel[suit]) if (crel[suit] | trel[suit]) else 32
+            if (mv[i] & 31) < low and low > <int>skip[suit]:
+                skip[suit] = low
+    # The children's bounds cannot beat what the points still in play allow.
+    if bound < lo:
+        bound = lo
+        rel[TAROCK] |= brel
+    if bound > hi:
+        bound = hi
+        rel[TAROCK] |= brel
+    if use_table:
+        kvec = kvec_of(ctx, &key, rel)
+        if bound >= target:
+            tt_store(ctx, &key, kvec, bound - base, VALUE_MAX, won, best, g.tricks - s.trick_no)
+        else:
+            tt_store(ctx, &key, kvec, VALUE_MIN, bound - base, won, best, g.tricks - s.trick_no)
+    return bound
+
+
+cdef inline int test(const Game* g, const State* s, int target, Ctx* ctx) noexcept nogil:
+    """1 if the value of the position is >= target under perfect play, else 0."""
+    cdef uint32_t rel[5]
+    return probe(g, s, target, ctx, rel) >= target

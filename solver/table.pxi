@@ -1,0 +1,247 @@
+# The transposition table of partition search: one entry covers many positions.
+#
+# After a trick start is searched, the search knows which cards decided something by
+# their rank (won a trick over a card of their suit, set what a player had to beat, made
+# a sure run of trumps): the "relevant" cards.  Below the lowest relevant card of a suit,
+# the cards are interchangeable — except for their points.  So an entry stores:
+#
+#   coarse   what every position it covers agrees on: who leads, what each camp has won
+#            so far (as far as the value needs it), the owner of every card that is not
+#            plain (honours, bouts, called cards: each has a class of its own), and how
+#            many plain cards of each suit each seat holds;
+#   pattern  for each suit, the owners (and classes) of its k highest live cards, k down
+#            to the lowest relevant card: ``kvec`` holds the five k's.
+#
+# A lookup computes the coarse key once, then for each entry of the bucket with that
+# coarse key checks the entry's pattern against the position's own top-k cards — prefix
+# hashes per suit make that a few XORs — so the most general pattern that matches is
+# found whatever k it was stored with.  With FEAT_PARTITION off, every entry is stored
+# with all live cards in its pattern: the plain exact-position table.
+
+DEF MAXLIVE = 24                 # live cards of one suit, + 1 (tarock: T1..T21 and EX)
+DEF BUCKET = 4                   # entries per bucket (32 bytes each)
+
+
+cdef struct Entry:
+    # ``check`` is coarse ^ pattern ^ data ^ more: a lookup recomputes it, so an entry torn
+    # by two threads writing at once never matches (lockless hashing).
+    uint64_t check
+    uint64_t pattern
+    uint64_t data                # kvec (25 bits) | lo (16) << 32 | hi (16) << 48
+    uint64_t more                # plo (8) | phi << 8 | best << 16 | depth << 24
+
+
+cdef struct Key:
+    uint64_t coarse
+    uint64_t prefix[5][MAXLIVE]  # prefix[k][i]: hash of the owners and classes of the i top live cards of suit k
+    uint32_t top[5][MAXLIVE]     # top[k][i]: those i cards, as a mask
+    uint32_t live[5]
+    int n[5]                     # live cards per suit
+
+
+cdef struct Ctx:
+    Entry* table
+    uint64_t mask                # buckets - 1
+    uint64_t nodes, node_limit
+    double deadline
+    int abort
+    int features
+    int killer[128]              # the last card that cut at each (trick, seat)
+    # the driver's last probes, for measuring it: target, answer, nodes
+    int ntrace
+    int trace_target[64]
+    int trace_value[64]
+    uint64_t trace_nodes[64]
+
+
+cdef inline int additive(const Game* g) noexcept nogil:
+    """Is the value what was won so far plus what the rest of the deal adds?"""
+    return g.kind == KIND_PRIEST or g.kind == KIND_TRISCHAKEN or \
+        (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
+
+
+cdef inline int tt_base(const Game* g, const State* s) noexcept nogil:
+    """The part of the value already won, for games where values add up (else 0)."""
+    if g.kind == KIND_PRIEST:
+        return s.acc.pts[0] - s.acc.pts[1]
+    if additive(g):
+        return count(g, s.acc.pts[0], s.acc.cards[0])
+    return 0
+
+
+cdef inline int tt_points(const Game* g, const State* s) noexcept nogil:
+    """fr: the taker's camp's half points so far.  The French score never falls when they
+    grow, so one entry serves positions that differ only by them: a lower bound proven
+    with p points holds with more, an upper bound with fewer.  Other games: 0."""
+    return s.acc.pts[0] if g.kind == KIND_FRENCH else 0
+
+
+cdef inline uint64_t rotl(uint64_t x, int r) noexcept nogil:
+    return (x << r) | (x >> (64 - r))
+
+
+cdef void make_key(const Game* g, const State* s, Key* key) noexcept nogil:
+    """The coarse key and the per-suit prefix hashes of a trick start."""
+    cdef const Acc* a = &s.acc
+    cdef uint64_t coarse = 0x243f6a8885a308d3ULL, h, x, plain
+    cdef uint32_t live, m, top
+    cdef int k, b, p, i, c
+    cdef int8_t owner[32]
+    for k in range(5):
+        live = 0
+        for p in range(g.seats):
+            m = s.hand[p][k]
+            live |= m
+            while m:
+                b = low_bit(m)
+                m &= m - 1
+                owner[b] = p
+        key.live[k] = live
+        h = mix(<uint64_t>(k + 1) * 0x9e3779b97f4a7c15ULL)
+        key.prefix[k][0] = h
+        key.top[k][0] = 0
+        top = 0
+        plain = 0
+        i = 0
+        m = live
+        while m:
+            b = top_bit(m)
+            m &= ~(<uint32_t>1 << b)
+            p = owner[b]
+            c = g.cls[k][b]
+            h = mix(h ^ (<uint64_t>(p + 1) | (<uint64_t>c << 4)))
+            i += 1
+            top |= <uint32_t>1 << b
+            key.prefix[k][i] = h
+            key.top[k][i] = top
+            if c == 0:
+                plain += <uint64_t>1 << (5 * p)          # plain cards: how many each seat holds
+            else:
+                coarse = mix(coarse ^ (<uint64_t>(p + 1) | (<uint64_t>c << 4) | (<uint64_t>(k + 1) << 12)))
+        key.n[k] = i
+        coarse = mix(coarse ^ plain ^ (<uint64_t>(k + 1) << 40))
+    if additive(g):
+        x = 0                 # the future is stored apart from what was won so far
+    elif g.kind == KIND_FRENCH:
+        # The score needs the bouts won and whether each camp has a trick; the points
+        # won are not in the key: the value only grows with them (see tt_points).
+        x = (<uint64_t>a.bouts[0] << 10) | \
+            (<uint64_t>(a.tricks[0] > 0) << 12) | (<uint64_t>(a.tricks[1] > 0) << 13) | \
+            (<uint64_t>(a.petit_prev + 1) << 14)
+    else:
+        x = (<uint64_t>a.pts[0]) | (<uint64_t>a.cards[0] << 10) | \
+            (<uint64_t>a.tricks[0] << 20) | (<uint64_t>a.tricks[1] << 25) | \
+            (<uint64_t>a.flags << 30)
+    x |= <uint64_t>s.leader << 40
+    coarse = mix(coarse ^ mix(x + 0x9e3779b97f4a7c15ULL))
+    key.coarse = coarse if coarse else 1              # 0 marks an empty entry
+
+
+cdef inline uint64_t pattern_of(const Key* key, uint32_t kvec) noexcept nogil:
+    """The pattern hash of the position's ``kvec`` top cards (5 bits of k per suit)."""
+    return key.prefix[0][kvec & 31] ^ rotl(key.prefix[1][(kvec >> 5) & 31], 13) ^ \
+        rotl(key.prefix[2][(kvec >> 10) & 31], 26) ^ rotl(key.prefix[3][(kvec >> 15) & 31], 39) ^ \
+        rotl(key.prefix[4][(kvec >> 20) & 31], 52)
+
+
+cdef inline void top_cards(const Key* key, uint32_t kvec, uint32_t* rel) noexcept nogil:
+    """The cards a pattern fixes: the k top live cards of each suit."""
+    cdef int k
+    for k in range(5):
+        rel[k] = key.top[k][(kvec >> (5 * k)) & 31]
+
+
+cdef uint32_t kvec_of(const Ctx* ctx, const Key* key, uint32_t* rel) noexcept nogil:
+    """The pattern that covers the relevant cards ``rel``: each suit down to its lowest
+    relevant live card (everything above it is fixed too).  ``rel`` becomes those cards."""
+    cdef uint32_t kvec = 0, m
+    cdef int k, cnt
+    for k in range(5):
+        if not (ctx.features & FEAT_PARTITION):
+            cnt = key.n[k]
+        else:
+            m = rel[k] & key.live[k]
+            cnt = popcount(key.live[k] >> low_bit(m)) if m else 0
+        rel[k] = key.top[k][cnt]
+        kvec |= <uint32_t>cnt << (5 * k)
+    return kvec
+
+
+cdef inline int entry_lo(const Entry* e) noexcept nogil:
+    return <int16_t>((e.data >> 32) & 0xffff)
+
+cdef inline int entry_hi(const Entry* e) noexcept nogil:
+    return <int16_t>((e.data >> 48) & 0xffff)
+
+
+cdef int tt_lookup(Ctx* ctx, const Key* key, int target, int base, int won, int* best,
+                   int* value, uint32_t* rel) noexcept nogil:
+    """1 and the ``value`` bound when an entry covering this position decides the probe
+    (``rel`` then holds the cards its pattern fixed); else 0, with the best card of a
+    covering entry in ``best`` when there is one."""
+    cdef Entry* bucket = ctx.table + BUCKET * (key.coarse & ctx.mask)
+    cdef Entry e
+    cdef int i, lo, hi
+    cdef uint32_t kvec
+    for i in range(BUCKET):
+        e = bucket[i]                                  # one copy: the checks below see one version
+        if (e.check ^ e.pattern ^ e.data ^ e.more) != key.coarse:
+            continue
+        kvec = <uint32_t>(e.data & 0x1ffffff)
+        if pattern_of(key, kvec) != e.pattern:
+            continue
+        lo = entry_lo(&e)
+        hi = entry_hi(&e)
+        if lo != VALUE_MIN and won >= <int>(e.more & 0xff) and lo + base >= target:
+            value[0] = lo + base
+            top_cards(key, kvec, rel)
+            return 1
+        if hi != VALUE_MAX and won <= <int>((e.more >> 8) & 0xff) and hi + base < target:
+            value[0] = hi + base
+            top_cards(key, kvec, rel)
+            return 1
+        best[0] = <int>((e.more >> 16) & 0xff)
+    return 0
+
+
+cdef void tt_store(Ctx* ctx, const Key* key, uint32_t kvec, int lo, int hi, int p, int best,
+                   int depth) noexcept nogil:
+    """Store a lower bound (``hi`` = VALUE_MAX) or an upper bound (``lo`` = VALUE_MIN)
+    proven with ``p`` points won so far (see :func:`tt_points`) under the pattern ``kvec``."""
+    cdef Entry* bucket = ctx.table + BUCKET * (key.coarse & ctx.mask)
+    cdef Entry* e = NULL
+    cdef Entry old
+    cdef uint64_t pattern = pattern_of(key, kvec)
+    cdef int i, olo = VALUE_MIN, ohi = VALUE_MAX, plo = 0, phi = 255, odepth
+    for i in range(BUCKET):
+        old = bucket[i]
+        if old.pattern == pattern and (old.check ^ old.pattern ^ old.data ^ old.more) == key.coarse:
+            e = &bucket[i]
+            olo, ohi = entry_lo(&old), entry_hi(&old)
+            plo, phi = <int>(old.more & 0xff), <int>((old.more >> 8) & 0xff)
+            break
+    if e == NULL:
+        # a new pattern: an empty slot, else the entry of the smallest subtree (cheapest to redo)
+        e = &bucket[0]
+        odepth = 1000
+        for i in range(BUCKET):
+            if bucket[i].check == 0 and bucket[i].data == 0:
+                e = &bucket[i]
+                break
+            if <int>((bucket[i].more >> 24) & 0xff) < odepth:
+                odepth = <int>((bucket[i].more >> 24) & 0xff)
+                e = &bucket[i]
+    # A lower bound holds for every position with at least its points won, an upper
+    # bound for every one with at most: keep the new one unless the old one covers it.
+    if lo != VALUE_MIN and not (olo != VALUE_MIN and plo <= p and olo >= lo):
+        olo, plo = lo, p
+    if hi != VALUE_MAX and not (ohi != VALUE_MAX and phi >= p and ohi <= hi):
+        ohi, phi = hi, p
+    cdef uint64_t data = <uint64_t>kvec | (<uint64_t>(<uint16_t>olo) << 32) | \
+        (<uint64_t>(<uint16_t>ohi) << 48)
+    cdef uint64_t more = <uint64_t>plo | (<uint64_t>phi << 8) | (<uint64_t>(best & 0xff) << 16) | \
+        (<uint64_t>depth << 24)
+    e.pattern = pattern
+    e.data = data
+    e.more = more
+    e.check = key.coarse ^ pattern ^ data ^ more

@@ -1,0 +1,69 @@
+"""The search against its plain self, on positions too big for the exhaustive reference.
+
+The plain search (``features=0``: a table keyed by exact positions, no partition
+patterns, no sure-trick bounds, no skipping of rank-irrelevant small cards) is the
+previous, simpler design; the full search must give the same value, the same optimal
+cards and the same value for every card on random positions of 6 to 10 tricks of every
+game and at4 contract family.  A pattern that is too general would show here as a
+different value on some position.
+
+ATOUT_XCHECK (default 1) multiplies the number of positions: ATOUT_XCHECK=100 gives the
+1,000 positions per game of a release check.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import zlib
+
+import pytest
+
+from atout.position import parse_position
+from atout.solver import DEFAULT_FEATURES, FEATURES, solve
+
+from deals import random_endgame
+
+SCALE = int(os.environ.get("ATOUT_XCHECK", "1"))
+PER_GAME = 10 * SCALE
+TT_MB = 32
+
+AT4_BIDS = ["solorufer", "farbendreier", "farbenrufer", "pagatrufer", "piccolo", "bettler",
+            "trischaken", "dreier", "sechserdreier", "vorhandrufer"]
+# the bigger the position, the fewer: the plain search is slow (it is the baseline)
+TRICKS = {"fr4": (6, 7, 8, 9, 10), "fr3": (6, 7, 8, 9, 10), "fr5": (6, 7, 8),
+          "priest5": (6, 7, 8), "at4": (6, 7, 8, 9, 10)}
+WEIGHTS = {6: 8, 7: 6, 8: 4, 9: 1, 10: 1}    # mostly 6-8 tricks, some 9 and 10
+
+
+def _positions(game: str, count: int):
+    rng = random.Random(zlib.crc32(f"plain-{game}".encode()))
+    sizes = [t for t in TRICKS[game] for _ in range(WEIGHTS[t])]
+    for i in range(count):
+        options = {}
+        if game == "at4":
+            options["bid"] = AT4_BIDS[i % len(AT4_BIDS)]
+        yield random_endgame(rng, game, rng.choice(sizes), partial=bool(i % 3 == 2), **options)
+
+
+def same(obj: dict, features: int) -> None:
+    pos = parse_position(obj)
+    full = solve(pos, all_cards=True, tt_mb=TT_MB, features=features)
+    plain = solve(pos, all_cards=True, tt_mb=TT_MB, features=0)
+    assert full.status == plain.status == "ok"
+    assert (full.value, full.best, full.cards) == (plain.value, plain.best, plain.cards), obj
+    assert full.outcome["value"] == full.value
+
+
+@pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
+def test_full_search_equals_plain_search(game):
+    for obj in _positions(game, PER_GAME):
+        same(obj, DEFAULT_FEATURES)
+
+
+@pytest.mark.parametrize("feature", sorted(FEATURES))
+def test_each_technique_alone_equals_plain_search(feature):
+    """Each technique switched on alone gives the plain answers too (fr4 and at4)."""
+    for game in ("fr4", "at4"):
+        for obj in _positions(game, max(4, PER_GAME // 10)):
+            same(obj, FEATURES[feature])
