@@ -140,7 +140,7 @@ def test_bad_options(tmp_path):
 
 
 def test_limits_are_result_lines(tmp_path):
-    bench = Path(__file__).resolve().parents[2] / "shared" / "bench" / "fr4-full.jsonl"
+    bench = Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-full.jsonl"
     lines = bench.read_text().splitlines()[:2]
     report = solve_all(lines, workers=2, node_limit=1000, tt_mb=TT)
     assert report.limits == 2 and all(r["status"] == "limit" and r["bounds"] for r in report.results)
@@ -228,7 +228,7 @@ def test_a_worker_that_dies_is_replaced(tmp_path):
     """SIGKILL a worker in the middle of a puzzle: the puzzle is solved again on a new
     worker, every result is there once."""
     import threading
-    bench = Path(__file__).resolve().parents[2] / "shared" / "bench" / "fr4-end8.jsonl"
+    bench = Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-end8.jsonl"
     lines = bench.read_text().splitlines()[:3]
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write(src, lines)
