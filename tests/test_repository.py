@@ -35,7 +35,7 @@ def test_a_clone_alone_runs_the_tests_that_read_data(tmp_path):
     if not pytest_exe.exists():
         pytest.skip("no pytest script beside the interpreter")
     # the pytest script (not `python -m`, which would put the clone's bare sources on sys.path)
-    r = subprocess.run([str(pytest_exe), "-q", "-p", "no:cacheprovider", "-rs",
+    r = subprocess.run([str(pytest_exe), "-o", "addopts=", "-q", "-p", "no:cacheprovider",
                         "tests/test_batch.py::test_limits_are_result_lines",
                         "tests/test_analyze.py::test_cli_bad_input_is_a_line_not_a_traceback",
                         "bench/test_bench.py", "--benchmark-disable", "-k",
