@@ -15,6 +15,7 @@ status says whether anything was wrong.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from contextlib import contextmanager
@@ -23,6 +24,17 @@ from typing import BinaryIO, Iterator
 from atout.jsonl import read_records
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+
+#: the command modules of this package, in the order ``atout --help`` lists them; each has
+#: ``add_parser(subparsers, positive_float, positive_int)`` (a new command: one line here)
+COMMANDS = (
+    "show_cmd",
+    "solve_cmd",
+    "analyze_cmd",
+    "batch_cmd",
+    "deal_cmd",
+    "serve_cmd",
+)
 
 
 class UsageError(Exception):
@@ -131,13 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.set_defaults(run=cmd_score)
 
-    from . import solve_cmd
-    solve_cmd.add_parser(sub, _positive_float, _positive_int)
-    from . import serve_cmd
-    serve_cmd.add_parser(sub, _positive_float, _positive_int)
-    from . import analyze_cmd, batch_cmd
-    analyze_cmd.add_parser(sub, _positive_float, _positive_int)
-    batch_cmd.add_parser(sub, _positive_float, _positive_int)
+    for name in COMMANDS:
+        importlib.import_module(f".{name}", __package__).add_parser(sub, _positive_float,
+                                                                    _positive_int)
     return parser
 
 
