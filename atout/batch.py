@@ -286,7 +286,10 @@ def worker_process() -> None:
     results = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)                                  # a stray print must not corrupt the channel
     puzzles = Connection(os.dup(0), writable=False)
-    opts = pickle.loads(puzzles.recv_bytes())
+    try:
+        opts = pickle.loads(puzzles.recv_bytes())
+    except (EOFError, OSError):   # the run ended before this worker got going
+        return
     while True:
         try:
             msg = puzzles.recv()
@@ -317,7 +320,10 @@ class _Worker:
         import subprocess
         from multiprocessing.connection import Connection
         self.proc = subprocess.Popen([sys.executable, "-c", self.BOOT, json.dumps(sys.path)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     # not in the terminal's process group: Ctrl-C is for
+                                     # the main process, which stops the workers itself
+                                     start_new_session=True)
         self.conn = Connection(os.dup(self.proc.stdout.fileno()), writable=False)
         self.tx = Connection(os.dup(self.proc.stdin.fileno()), readable=False)
         self.proc.stdin.close()

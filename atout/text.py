@@ -192,7 +192,7 @@ def describe_position(pos, ascii: bool = False) -> str:
         if pos.game.startswith("fr"):
             text += f"; bouts {bouts[0]} to {bouts[1]}"
         lines.append(text)
-    if pos.is_finished():
+    if pos.is_finished:
         lines.append("the deal is finished")
     else:
         lines.append(f"seat {pos.to_play} ({role[pos.to_play]}) to play, trick {pos.trick_no + 1}")

@@ -1,6 +1,8 @@
 """The ``atout`` command line.
 
     atout validate [FILE|-]     check positions; bad ones on stderr, exit 1 if any
+    atout show [FILE|-]         positions as a player reads them
+    atout deal [--game G] ...   random valid deals and endgames
     atout score [FILE|-]        outcome and scores of finished deals, one JSON line each
     atout solve [FILE|-] ...    double-dummy results, one JSON line each
     atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
@@ -41,9 +43,19 @@ class UsageError(Exception):
     """A problem with the command itself (unreadable file, bad option value)."""
 
 
+def _is_terminal(stream) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 @contextmanager
 def _open_input(path: str) -> Iterator[BinaryIO]:
     if path == "-":
+        if _is_terminal(sys.stdin):
+            print("atout: reading positions from the terminal, one JSON object per line "
+                  "(Ctrl-D to end); or give a FILE", file=sys.stderr)
         yield sys.stdin.buffer
         return
     try:
@@ -79,12 +91,14 @@ def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None
 
 
 def cmd_validate(args) -> int:
-    bad = 0
+    bad = checked = 0
     with _open_input(args.file) as f:
         for rec in read_records(f):
+            checked += 1
             if rec.error is not None:
                 bad += 1
                 print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
+    print(f"{checked} position{'s' if checked != 1 else ''} checked, {bad} bad")
     return EXIT_BAD_INPUT if bad else EXIT_OK
 
 
@@ -92,7 +106,7 @@ def cmd_score(args) -> int:
     bad = 0
     with _open_input(args.file) as f:
         for rec in read_records(f):
-            if rec.error is None and not rec.position.is_finished():
+            if rec.error is None and not rec.position.is_finished:
                 from atout.errors import PositionError
                 rec.error = PositionError("played", f"the deal is not finished "
                                                     f"({len(rec.position.played)} cards played)")
@@ -131,7 +145,10 @@ _positive_int = whole_number(1)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from atout import __version__
+
     parser = argparse.ArgumentParser(prog="atout", description="Double-dummy solver for tarot games.")
+    parser.add_argument("--version", action="version", version=f"atout {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

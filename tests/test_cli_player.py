@@ -183,3 +183,60 @@ def test_no_traceback_on_garbage(cmd):
     for junk in ("", "\x00\x01", "[1,2]\n", '{"game": "fr4"}\n', "{" * 5000 + "\n"):
         r = _atout(*cmd, stdin=junk)
         assert "Traceback" not in r.stderr, (cmd, junk[:20], r.stderr)
+
+
+# -- the small ones ----------------------------------------------------------------------------
+
+def test_version_and_validate_summary():
+    from atout import __version__
+    r = _atout("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"atout {__version__}"
+    good = _atout("deal", "--seed", "v", "--count", "2").stdout
+    r = _atout("validate", stdin=good)
+    assert r.returncode == 0 and r.stdout == "2 positions checked, 0 bad\n" and r.stderr == ""
+    r = _atout("validate", stdin=good + "oops\n")
+    assert r.returncode == 1 and r.stdout == "3 positions checked, 1 bad\n"
+
+
+def test_a_terminal_on_stdin_gets_a_hint():
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-c", MAIN, "validate"], stdin=slave,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    os.close(slave)
+    try:
+        time.sleep(1.0)
+        os.write(master, b"\x04")          # Ctrl-D: the end of the input
+        out, err = proc.communicate(timeout=30)
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+    assert "reading positions from the terminal" in err and "Ctrl-D" in err
+    assert len(err.splitlines()) == 1 and out == "0 positions checked, 0 bad\n"
+    # and no hint when the input is a pipe
+    assert _atout("validate", stdin="").stderr == ""
+
+
+def test_json_errors_are_whole_with_a_hint_for_pretty_printed_input():
+    obj = json.loads(_atout("deal", "--seed", "pretty").stdout)
+    r = _atout("validate", stdin=json.dumps(obj, indent=2) + "\n")
+    assert r.returncode == 1
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith("line 1: json: not valid JSON: ")
+    assert "pretty-printed JSON" in lines[0] and "jq -c" in lines[0]
+    r = _atout("validate", stdin='{"game": "fr4", "hands": [1, 2\n')
+    assert r.stderr.strip().endswith("column 31"), r.stderr          # whole, not cut mid-word
+    r = _atout("validate", stdin=json.dumps([obj, obj]) + "\n")
+    assert "JSON array" in r.stderr and "jq -c '.[]'" in r.stderr
+
+
+def test_is_finished_is_a_property_and_still_a_call():
+    from atout.position import parse_position as parse
+    obj = json.loads(_endgame("fr4", 0, "finished"))
+    pos = parse(obj)
+    assert pos.is_finished and pos.is_finished() is True
+    obj["played"] = obj["played"][:-1]
+    pos = parse(obj)
+    assert not pos.is_finished and pos.is_finished() is False and pos.to_play is not None
+    assert repr(pos.is_finished) == "False"
