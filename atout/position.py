@@ -172,6 +172,11 @@ class Position:
     def __repr__(self) -> str:
         return f"<Position {self.game} {len(self.played)} played, to play: {self.to_play}>"
 
+    def __str__(self) -> str:
+        """The position as ``atout show`` prints it (ASCII suits when stdout lacks ♠♥♦♣)."""
+        from .text import describe_position, want_ascii
+        return describe_position(self, ascii=want_ascii())
+
 
 def parse_position(obj: Any) -> Position:
     """Validate a position object (already decoded from JSON) and replay its cards."""
