@@ -55,6 +55,8 @@ class BatchReport:
     seconds: float = 0.0
     repaired: bool = False  # a torn last line of the output was cut off
     workers_lost: int = 0   # worker processes that died (and were replaced)
+    crashed: int = 0        # puzzles whose worker died twice: not written, tried again next run
+    dropped: int = 0        # such results of an earlier run removed from the output
     results: list | None = None
 
     def count(self, status: str | None) -> None:
@@ -134,10 +136,24 @@ class _Source:
 
 # -- the output -------------------------------------------------------------------------------
 
-def _read_done(path: str) -> tuple[dict, dict, bool, int]:
-    """Results already in the output: ({id: status}, {(line, id): status}, repaired, junk).
+def _retry(obj: dict) -> bool:
+    """A result that says its worker died (this version's, or an older one's): the puzzle
+    was never solved, so it is not done."""
+    if obj.get("status") != "error":
+        return False
+    reason = str(obj.get("reason", ""))
+    return obj.get("field") == WORKER_DIED or (
+        obj.get("field") == "solver" and reason.startswith(("the worker process died",
+                                                             "the Ray task failed")))
 
-    A last line without its newline is a result torn by a kill: it is cut off.
+
+def _read_done(path: str) -> tuple[dict, dict, bool, int, int]:
+    """Results already in the output: ({id: status}, {(line, id): status}, repaired, junk,
+    dropped).
+
+    A last line without its newline is a result torn by a kill: it is cut off.  Results
+    of puzzles whose worker died are removed from the file (``dropped``), so that the
+    puzzle is solved again and its result is there once.
     """
     by_id: dict = {}
     by_line: dict = {}
@@ -145,7 +161,7 @@ def _read_done(path: str) -> tuple[dict, dict, bool, int]:
     try:
         f = open(path, "r+b")
     except FileNotFoundError:
-        return by_id, by_line, repaired, junk
+        return by_id, by_line, repaired, junk, 0
     except OSError as e:
         raise BatchError(f"cannot open {path}: {e.strerror}") from None
     with f:
@@ -155,6 +171,8 @@ def _read_done(path: str) -> tuple[dict, dict, bool, int]:
             f.truncate(end)
             repaired = True
             data = data[:end]
+    keep: list[bytes] = []
+    dropped = 0
     for raw in data.split(b"\n"):
         if not raw.strip():
             continue
@@ -162,10 +180,16 @@ def _read_done(path: str) -> tuple[dict, dict, bool, int]:
             obj = json.loads(raw)
         except (ValueError, RecursionError):
             junk += 1
+            keep.append(raw)
             continue
         if not isinstance(obj, dict):
             junk += 1
+            keep.append(raw)
             continue
+        if _retry(obj):
+            dropped += 1
+            continue
+        keep.append(raw)
         ident = obj.get("id")
         if type(ident) not in (str, int):
             ident = None
@@ -175,7 +199,15 @@ def _read_done(path: str) -> tuple[dict, dict, bool, int]:
         line = obj.get("input_line")
         if type(line) is int:
             by_line.setdefault((line, ident), status)
-    return by_id, by_line, repaired, junk
+    if dropped:
+        tmp = f"{path}.atout-tmp"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(b"".join(raw + b"\n" for raw in keep))
+            os.replace(tmp, path)
+        except OSError as e:
+            raise BatchError(f"cannot rewrite {path}: {e.strerror}") from None
+    return by_id, by_line, repaired, junk, dropped
 
 
 class _Writer:
@@ -238,13 +270,29 @@ def _die_with_parent() -> None:
             pass
 
 
-def _worker_main(conn, opts: dict) -> None:
+#: the ``field`` of the result of a puzzle whose worker died: not written to the output, so
+#: that the next run tries the puzzle again
+WORKER_DIED = "worker"
+
+
+def worker_process() -> None:
+    """The body of a worker process (``python -c``, see :class:`_Worker`): puzzles in on
+    standard input, results out on the original standard output, one pickled message each."""
+    import pickle
     import signal
+    from multiprocessing.connection import Connection
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the main process's business
     _die_with_parent()
+    results = Connection(os.dup(1), readable=False)
+    os.dup2(2, 1)                                  # a stray print must not corrupt the channel
+    puzzles = Connection(os.dup(0), writable=False)
+    try:
+        opts = pickle.loads(puzzles.recv_bytes())
+    except (EOFError, OSError):   # the run ended before this worker got going
+        return
     while True:
         try:
-            msg = conn.recv()
+            msg = puzzles.recv()
         except (EOFError, OSError):
             return
         if msg is None:
@@ -252,61 +300,93 @@ def _worker_main(conn, opts: dict) -> None:
         raw, line, oversize = msg
         result = solve_line(raw, line, opts, oversize)
         try:
-            conn.send(result)
+            results.send(result)
         except (BrokenPipeError, OSError):
             return
 
 
 class _Worker:
-    def __init__(self, ctx, opts):
-        parent, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, opts), daemon=True)
-        self.proc.start()
-        child.close()
-        self.conn = parent
+    """A fresh interpreter running :func:`worker_process`.  Not a multiprocessing child:
+    those re-import the caller's main script, which fails (or runs the batch again) when a
+    plain script calls :func:`solve_all` without an ``if __name__ == "__main__":`` guard, and
+    forking is unsafe in threaded callers such as the gRPC server."""
+
+    #: the worker's program; its first argument is the caller's ``sys.path``
+    BOOT = ("import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
+            "from atout.batch import worker_process; worker_process()")
+
+    def __init__(self, opts):
+        import pickle
+        import subprocess
+        from multiprocessing.connection import Connection
+        self.proc = subprocess.Popen([sys.executable, "-c", self.BOOT, json.dumps(sys.path)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     # not in the terminal's process group: Ctrl-C is for
+                                     # the main process, which stops the workers itself
+                                     start_new_session=True)
+        self.conn = Connection(os.dup(self.proc.stdout.fileno()), writable=False)
+        self.tx = Connection(os.dup(self.proc.stdin.fileno()), readable=False)
+        self.proc.stdin.close()
+        self.proc.stdout.close()
         self.task: _Task | None = None
+        self.tx.send_bytes(pickle.dumps(opts))
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def exitcode(self) -> int | None:
+        try:
+            return self.proc.wait(timeout=5)
+        except Exception:  # pragma: no cover
+            return None
 
     def give(self, task: _Task) -> None:
         self.task = task
-        self.conn.send((task.raw, task.line, task.oversize))
+        self.tx.send((task.raw, task.line, task.oversize))
 
     def stop(self, kill: bool = False) -> None:
+        import subprocess
         if kill:
             self.proc.kill()
         else:
             try:
-                self.conn.send(None)
+                self.tx.send(None)
             except OSError:
                 pass
-        self.proc.join(timeout=None if kill else 5)
-        if self.proc.is_alive():  # pragma: no cover
+        try:
+            self.proc.wait(timeout=None if kill else 5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
             self.proc.kill()
-            self.proc.join()
+            self.proc.wait()
         self.conn.close()
+        self.tx.close()
 
 
 def _local(tasks: Iterator[_Task], opts: dict, workers: int,
            report: BatchReport) -> Iterator[tuple[_Task, dict]]:
     """A pool of processes, one puzzle at a time each.  A worker that dies (a crash,
-    out of memory) is replaced and its puzzle tried once more; a second death is that
-    puzzle's error result."""
-    import multiprocessing as mp
+    out of memory, a kill) is replaced and its puzzle tried once more; after a second
+    death the puzzle's result has field :data:`WORKER_DIED`, which is not written to
+    the output: the next run tries it again."""
     from multiprocessing.connection import wait
 
-    ctx = mp.get_context("spawn")  # safe in threaded callers (e.g. the gRPC server)
     pool: list[_Worker] = []
     tries: Counter = Counter()
 
     def replace(w: _Worker) -> _Worker:
         pool.remove(w)
         w.stop(kill=True)
-        nw = _Worker(ctx, opts)
+        nw = _Worker(opts)
         pool.append(nw)
         return nw
 
     def give(w: _Worker, task: _Task) -> None:
         while True:
-            if not w.proc.is_alive():
+            if not w.alive():
                 w = replace(w)
             try:
                 w.give(task)
@@ -320,35 +400,33 @@ def _local(tasks: Iterator[_Task], opts: dict, workers: int,
             task = next(tasks, None)
             if task is None:
                 break
-            w = _Worker(ctx, opts)
+            w = _Worker(opts)
             pool.append(w)
             give(w, task)
         while True:
             busy = [w for w in pool if w.task is not None]
             if not busy:
                 return
-            ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy])
+            ready = wait([w.conn for w in busy])
             for w in busy:
-                result = None
-                if w.conn in ready or w.conn.poll():
-                    try:
-                        result = w.conn.recv()
-                    except (EOFError, OSError):
-                        pass  # died while sending: handled below
-                if result is None and not (w.proc.sentinel in ready or not w.proc.is_alive()):
+                if w.conn not in ready:
                     continue
+                try:
+                    result = w.conn.recv()
+                except (EOFError, OSError):
+                    result = None   # the worker died (its end of the pipe closed)
                 done, w.task = w.task, None
-                if result is None:  # the worker died with this puzzle
-                    code = w.proc.exitcode
+                if result is None:
+                    code = w.exitcode()
                     report.workers_lost += 1
                     w = replace(w)
                     tries[done.line] += 1
                     if tries[done.line] < 2:
                         give(w, done)
                         continue
-                    result = _error(done.ident, done.line, "solver",
+                    result = _error(done.ident, done.line, WORKER_DIED,
                                     f"the worker process died twice on this puzzle "
-                                    f"(exit code {code})")
+                                    f"(exit code {code}); the next run tries it again")
                 yield done, result
                 task = next(tasks, None)
                 if task is not None:
@@ -398,7 +476,7 @@ def _ray(tasks: Iterator[_Task], opts: dict, workers: int | None,
                 try:
                     result = ray.get(ref)
                 except Exception as e:
-                    result = _error(task.ident, task.line, "solver",
+                    result = _error(task.ident, task.line, WORKER_DIED,
                                     f"the Ray task failed: {type(e).__name__}: {str(e)[:200]}")
                 yield task, result
                 submit()
@@ -414,52 +492,37 @@ def _ray(tasks: Iterator[_Task], opts: dict, workers: int | None,
 
 # -- progress --------------------------------------------------------------------------------
 
-def _clock(seconds: float) -> str:
-    s = int(round(seconds))
-    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+def is_terminal(stream) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 class _Progress:
-    """A bar (count, rate, time left) on a terminal; plain lines every ``every`` seconds
-    otherwise."""
+    """A tqdm bar (count, rate, time left, results not ok) when the stream is a terminal;
+    nothing otherwise (a log gets the first and the last line only)."""
 
-    def __init__(self, stream, total: int, skipped: int, every: float = 10.0):
-        self.stream = stream
-        self.total, self.done0, self.done = total, skipped, skipped
+    def __init__(self, stream, total: int, skipped: int, every: float = 0.2):
+        self.bar = None
         self.bad = 0
-        self.tty = bool(stream is not None and getattr(stream, "isatty", lambda: False)())
-        self.start = time.monotonic()
-        self.every = 0.2 if self.tty else every
-        self.last = self.start
-
-    def line(self) -> str:
-        elapsed = time.monotonic() - self.start
-        n = self.done - self.done0
-        rate = n / elapsed if elapsed > 0 else 0.0
-        left = self.total - self.done
-        eta = _clock(left / rate) if rate > 0 else "?"
-        bad = f", {self.bad} not ok" if self.bad else ""
-        if self.tty:
-            width = 30
-            fill = int(width * self.done / self.total) if self.total else width
-            bar = "#" * fill + "." * (width - fill)
-            return f"\r[{bar}] {self.done}/{self.total}  {rate:.2f}/s  ETA {eta}{bad}  "
-        return f"batch: {self.done}/{self.total} done, {rate:.2f}/s, ETA {eta}{bad}\n"
+        if is_terminal(stream):
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, initial=skipped, file=stream, desc="batch",
+                            unit="puzzle", mininterval=every, dynamic_ncols=True, leave=True)
 
     def step(self, status: str) -> None:
-        self.done += 1
-        self.bad += status != "ok"
-        now = time.monotonic()
-        if self.stream is not None and now - self.last >= self.every:
-            self.last = now
-            self.stream.write(self.line())
-            self.stream.flush()
+        if self.bar is None:
+            return
+        if status != "ok":
+            self.bad += 1
+            self.bar.set_postfix_str(f"{self.bad} not ok", refresh=False)
+        self.bar.update(1)
 
     def close(self) -> None:
-        if self.stream is None:
-            return
-        self.stream.write(self.line() + ("\n" if self.tty else ""))
-        self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 # -- the run ------------------------------------------------------------------------------------
@@ -467,7 +530,7 @@ class _Progress:
 def solve_all(source, output=None, *, workers: int | None = None, backend: str = "local",
               address: str | None = None, all_cards: bool = False,
               time_limit: float | None = None, node_limit: int | None = None,
-              tt_mb: int | None = None, progress=None, progress_every: float = 10.0) -> BatchReport:
+              tt_mb: int | None = None, progress=None, progress_every: float = 0.2) -> BatchReport:
     """Solve every puzzle of ``source`` and write one result line each to ``output``.
 
     ``source``: a JSON Lines path (``-``: stdin) or an iterable of position objects or
@@ -477,7 +540,13 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
     CPUs of a local instance).  ``backend``: ``local`` or ``ray`` (``address`` of the
     cluster; default: start a local instance).  ``all_cards``, ``time_limit``,
     ``node_limit``, ``tt_mb``: as :func:`atout.solver.solve`, per puzzle.
-    ``progress``: a text stream for progress (a bar when it is a terminal).
+    ``progress``: a text stream for progress: a first line, then a bar when it is a
+    terminal.
+
+    A puzzle whose worker process dies twice (or whose Ray task fails) is not written to
+    the output: it counts in ``report.crashed`` and the next run tries it again.
+    Workers are fresh interpreters (not forks of the caller, nor re-imports of its main
+    script), so a plain script may call this at top level.
 
     Raises :class:`BatchError` for problems with the run itself; a bad puzzle is a
     result line with status ``error``, never an exception.
@@ -517,7 +586,7 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
     by_id: dict = {}
     by_line: dict = {}
     if out_path is not None:
-        by_id, by_line, report.repaired, _ = _read_done(out_path)
+        by_id, by_line, report.repaired, _, report.dropped = _read_done(out_path)
 
     def already(line: int, ident: Any):
         """The status of the result already written for this puzzle, else False."""
@@ -555,6 +624,12 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
             else:
                 results = _ray(pending(), opts, workers, address)
             for task, result in results:
+                if result.get("field") == WORKER_DIED:
+                    report.crashed += 1
+                    if report.results is not None:
+                        report.results.append(result)
+                    bar.step("crashed")
+                    continue
                 if writer is not None:
                     writer.write(result)
                 else:
@@ -569,6 +644,5 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
         if writer is not None:
             writer.close()
         report.seconds = time.perf_counter() - started
-    if todo:
         bar.close()
     return report

@@ -50,8 +50,15 @@ def parse_line(raw: bytes, line: int) -> Record:
         return Record(line, f"line {line}", error=PositionError("json", "not UTF-8 text"))
     try:
         obj = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        return Record(line, f"line {line}", error=PositionError("json", f"not valid JSON ({str(e)[:60]})"))
+    except json.JSONDecodeError as e:
+        return Record(line, f"line {line}", error=PositionError(
+            "json", f"not valid JSON: {e.msg} at column {e.colno}{_hint(text)}"))
+    except (ValueError, RecursionError):
+        return Record(line, f"line {line}", error=PositionError("json", "not valid JSON: nested too deeply"))
+    if isinstance(obj, list) and obj and all(isinstance(x, dict) for x in obj):
+        return Record(line, f"line {line}", error=PositionError(
+            "json", "a JSON array, not a position object: give one position per line "
+                    "(e.g. jq -c '.[]' FILE)"))
     label, ident = _label(obj, line)
     try:
         return Record(line, label, ident, position=parse_position(obj))
@@ -59,6 +66,15 @@ def parse_line(raw: bytes, line: int) -> Record:
         return Record(line, label, ident, error=e)
     except RecursionError:
         return Record(line, label, ident, error=PositionError("position", "nested too deeply"))
+
+
+def _hint(text: str) -> str:
+    """A hint for a line that is part of a pretty-printed object or array."""
+    t = text.strip()
+    if t in ("{", "}", "},", "[", "]", "],", "[{", "}]") or (t.startswith('"') and '":' in t):
+        return ("; the input looks like pretty-printed JSON: JSON Lines needs each position "
+                "on one line (e.g. jq -c . FILE)")
+    return ""
 
 
 def split_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:

@@ -25,6 +25,25 @@ from .tricks import legal_cards, winning_index
 MAX_ID_LENGTH = 200
 
 
+class Flag(int):
+    """A truth value that can also be called: ``pos.is_finished`` and the older
+    ``pos.is_finished()`` give the same answer."""
+
+    def __new__(cls, value: bool) -> "Flag":
+        return super().__new__(cls, bool(value))
+
+    def __call__(self) -> bool:
+        return bool(self)
+
+    def __bool__(self) -> bool:
+        return int(self) != 0
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
+
+    __str__ = __repr__
+
+
 class Position:
     """A validated position.  Build it with :meth:`from_json` (or :func:`parse_position`)."""
 
@@ -66,15 +85,18 @@ class Position:
 
     @property
     def to_play(self) -> int | None:
-        if self.is_finished():
+        if self.is_finished:
             return None
         return (self.leader + len(self.trick)) % self.seats
 
-    def is_finished(self) -> bool:
-        return len(self.tricks) == self.rules.hand_size
+    @property
+    def is_finished(self) -> "Flag":
+        """True when every card is played.  A property like ``to_play`` and ``trick_no``;
+        ``is_finished()`` (the older call) still works."""
+        return Flag(len(self.tricks) == self.rules.hand_size)
 
     def legal_cards(self) -> list[Card]:
-        if self.is_finished():
+        if self.is_finished:
             return []
         return legal_cards(self.rules, self.held[self.to_play], self.trick, self.trick_no)
 
@@ -123,7 +145,7 @@ class Position:
 
     def outcome(self) -> dict:
         """The outcome of a finished deal (FORMAT.md), with ``value`` and ``scores``."""
-        if not self.is_finished():
+        if not self.is_finished:
             raise ValueError("the deal is not finished")
         return outcome(self.contract, self.tricks)
 
@@ -149,6 +171,11 @@ class Position:
 
     def __repr__(self) -> str:
         return f"<Position {self.game} {len(self.played)} played, to play: {self.to_play}>"
+
+    def __str__(self) -> str:
+        """The position as ``atout show`` prints it (ASCII suits when stdout lacks ♠♥♦♣)."""
+        from .text import describe_position, want_ascii
+        return describe_position(self, ascii=want_ascii())
 
 
 def parse_position(obj: Any) -> Position:
@@ -227,6 +254,9 @@ def loads(line: str | bytes) -> Position:
     """Parse one JSON text into a Position; bad JSON is a PositionError too."""
     try:
         obj = json.loads(line)
-    except (ValueError, RecursionError) as e:
-        raise PositionError("json", f"not valid JSON ({str(e)[:80]})") from None
+    except json.JSONDecodeError as e:
+        raise PositionError("json", f"not valid JSON: {e.msg} at line {e.lineno} column "
+                                    f"{e.colno}") from None
+    except (ValueError, RecursionError):
+        raise PositionError("json", "not valid JSON: nested too deeply") from None
     return parse_position(obj)

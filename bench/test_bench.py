@@ -1,4 +1,4 @@
-"""Solver benchmarks over the shared positions (../shared/bench/*.jsonl), one core.
+"""Solver benchmarks over the positions of bench/data/*.jsonl, one core.
 
     pytest bench/ --benchmark-only                       # every set
     pytest bench/ --benchmark-only -k end8               # some sets
@@ -23,7 +23,7 @@ from atout.position import loads
 from atout.solver import solve
 
 BENCH_DIR = Path(os.environ.get("ATOUT_BENCH_DIR",
-                                Path(__file__).resolve().parents[1].parent / "shared" / "bench"))
+                                Path(__file__).resolve().parent / "data"))
 TIME_LIMIT = float(os.environ.get("ATOUT_BENCH_TIME_LIMIT", "60"))
 COUNT = int(os.environ.get("ATOUT_BENCH_COUNT", "0"))  # 0: every position of a set
 SETS = sorted(p.stem for p in BENCH_DIR.glob("*.jsonl"))

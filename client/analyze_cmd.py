@@ -17,6 +17,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p = sub.add_parser("analyze", help="analyse played deals card by card, double dummy")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("--json", action="store_true", help="one JSON object per deal")
+    p.add_argument("--ascii", action="store_true", help="table: suits as letters, no symbols")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--start", type=whole_number(0), metavar="N",
                        help="take the first N played cards as given; analyse from card N")
@@ -33,12 +34,15 @@ def run(args) -> int:
     from atout.errors import PositionError
     from atout.solver.analyze import AnalysisLimit, analyze
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input
     from atout.jsonl import read_records
+
+    from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
 
     bad = 0
     first = True
-    with _open_input(args.file) as f:
+    searches = Searches("analyze", "deal", count_lines(args.file))
+    with searches, _open_input(args.file) as f:
         for rec in read_records(f):
             error = rec.error
             report = None
@@ -50,24 +54,39 @@ def run(args) -> int:
                                                     f"{len(pos.played)} cards played")
                 else:
                     try:
-                        report = analyze(pos, start=start, time_limit=args.time_limit,
-                                         tt_mb=args.tt_mb)
+                        report = searches.run(analyze, pos, start=start,
+                                              time_limit=args.time_limit, tt_mb=args.tt_mb)
                     except AnalysisLimit as e:
+                        if searches.interrupted:
+                            # what was analysed before Ctrl-C, then stop
+                            searches.close()
+                            if e.partial.get("start_value") is not None:
+                                _print_report(args, rec, e.partial, first)
+                            print(f"atout: {rec.label}: {e}", file=sys.stderr)
+                            return EXIT_INTERRUPTED
                         error = PositionError("time_limit", str(e))
+            searches.step()
             if error is not None:
                 bad += 1
                 print(f"{rec.label}: {error.field}: {error.reason}", file=sys.stderr)
                 sys.stderr.flush()
                 continue
-            if args.json:
-                _emit(report)
-            else:
-                if not first:
-                    sys.stdout.write("\n")
-                sys.stdout.write(render(rec.position, report, rec.label))
-                sys.stdout.flush()
-                first = False
+            _print_report(args, rec, report, first)
+            first = False
     return EXIT_BAD_INPUT if bad else EXIT_OK
+
+
+def _print_report(args, rec, report: dict, first: bool) -> None:
+    from atout.text import want_ascii
+
+    from .cli import _emit
+    if args.json:
+        _emit(report)
+        return
+    if not first:
+        sys.stdout.write("\n")
+    sys.stdout.write(render(rec.position, report, rec.label, ascii=want_ascii(args)))
+    sys.stdout.flush()
 
 
 def _start(args, pos) -> int:
@@ -81,91 +100,65 @@ def _start(args, pos) -> int:
 
 # -- the human table --------------------------------------------------------------------------
 
-_DECLARER = {"fr3": "taker", "fr4": "taker", "fr5": "taker", "priest5": "caller", "at4": "declarer"}
-
-
-def _roles(pos) -> list[str]:
-    con = pos.contract
-    if con.bid == "trischaken":
-        return ["analysed" if s == con.declarer else "other" for s in range(pos.seats)]
-    out = []
-    for s in range(pos.seats):
-        if s == con.declarer:
-            out.append(_DECLARER.get(pos.game, "declarer"))
-        elif con.camp[s] == con.camp[con.declarer]:
-            out.append("partner")
-        else:
-            out.append("defence")
-    return out
-
-
-def _contract_line(pos) -> str:
-    con = pos.contract
-    if con.bid == "trischaken":
-        return f"{pos.game} trischaken, seat {con.declarer} analysed (minimises)"
-    bid = con.bid if con.bid else "game"
-    return f"{pos.game} {bid}, {_DECLARER.get(pos.game, 'declarer')} seat {con.declarer}"
-
-
-def render(pos, report: dict, label: str) -> str:
-    """A readable trick-by-trick table of one analysis."""
+def render(pos, report: dict, label: str, ascii: bool = False) -> str:
+    """A readable trick-by-trick table of one analysis.  Cards are numbered as ``--start``
+    and the JSON's ``index`` number them: from 0, in the order played."""
     from atout.cards import card as card_id
     from atout.position import Position
+    from atout.text import card_text, cards_text, contract_text, outcome_text, roles, value_meaning
 
     seats = pos.seats
-    roles = _roles(pos)
+    role = roles(pos)
     lines = []
     plays = report["plays"]
     start = plays[0]["index"] if plays else len(pos.played)
-    lines.append(f"{label}: {_contract_line(pos)}")
-    side = ("the taker's camp" if pos.game.startswith("fr") else
-            "the analysed seat" if pos.contract.bid == "trischaken" else "the declarer's camp")
-    sense = "minimises" if pos.contract.bid == "trischaken" else "maximises"
-    lines.append(f"double-dummy value at card {start + 1} (trick {start // seats + 1}): "
-                 f"{report['start_value']}  ({side} {sense} it)")
+    lines.append(f"{label}: {contract_text(pos, ascii)}")
+    lines.append(f"value: {value_meaning(pos)}")
+    lines.append(f"double-dummy value before card {start} (trick {start // seats + 1}): "
+                 f"{report['start_value']}")
     lines.append("")
-    lines.append(f"{'trick':>5}  {'seat':<12} {'card':>4}  {'value':>6}  {'cost':>5}  optimal there")
+    width = max(len(r) for r in role) + 2
+    lines.append(f"{'trick':>5}  {'card':>4}  {'seat':<{width}} {'plays':>5}  {'value':>6}  "
+                 f"{'cost':>5}  best there")
 
     # Replay to know who won each trick.
     replay = Position(pos.game, pos.hands, pos.first, pos.contract, pos.id)
     for c in pos.played[:start]:
         replay.play(c)
+    dot = "." if ascii else "·"
     for p in plays:
         trick_no = p["index"] // seats
         in_trick = len(replay.trick)
         replay.play(card_id(p["card"]))
         head = f"{trick_no + 1:>5}" if (in_trick == 0 or p is plays[0]) else " " * 5
-        who = f"{p['seat']} {roles[p['seat']]}"
-        cost = f"{p['cost']:>5}" if p["cost"] else f"{'·':>5}"
-        best = " ".join(p["best"])
+        who = f"{p['seat']} {role[p['seat']]}"
+        cost = f"{p['cost']:>5}" if p["cost"] else f"{dot:>5}"
+        best = cards_text(p["best"], ascii)
         if len(best) > 48:
-            best = best[:47] + "…"
-        mark = "" if p["cost"] == 0 else "  ✗"
-        lines.append(f"{head}  {who:<12} {p['card']:>4}  {p['value_after']:>6}  {cost}  {best}{mark}")
+            best = best[:45] + "..."
+        mark = "" if p["cost"] == 0 else ("  X" if ascii else "  ✗")
+        lines.append(f"{head}  {p['index']:>4}  {who:<{width}} {card_text(p['card'], ascii):>5}  "
+                     f"{p['value_after']:>6}  {cost}  {best}{mark}")
         if not replay.trick and replay.tricks:
             lines.append(f"{'':>5}  won by seat {replay.tricks[-1].winner}")
 
     lines.append("")
-    lines.append(f"{'seat':>4}  {'role':<9} {'cards':>5}  {'mistakes':>8}  {'cost':>5}")
+    lines.append(f"{'seat':>4}  {'role':<{width}} {'cards':>5}  {'mistakes':>8}  {'cost':>5}")
     for s in report["seats"]:
-        lines.append(f"{s['seat']:>4}  {roles[s['seat']]:<9} {s['cards']:>5}  {s['mistakes']:>8}  "
-                     f"{s['cost']:>5}")
+        lines.append(f"{s['seat']:>4}  {role[s['seat']]:<{width}} {s['cards']:>5}  "
+                     f"{s['mistakes']:>8}  {s['cost']:>5}")
     lines.append("")
     out = report["outcome"]
     if out is not None:
         diff = out["value"] - report["start_value"]
         verdict = ("as double dummy" if diff == 0 else
                    f"{abs(diff)} {'more' if diff > 0 else 'less'} than double dummy")
-        lines.append(f"result: {out['value']}{_made(out)}; double dummy at the "
-                     f"start: {report['start_value']} — {verdict}")
+        lines.append(f"result: {out['value']}; double dummy before card {start}: "
+                     f"{report['start_value']} ({verdict})")
+        lines += outcome_text(pos, out)
     else:
         now = plays[-1]["value_after"] if plays else report["start_value"]
-        lines.append(f"deal not finished: double-dummy value now {now}; at the start "
+        lines.append(f"deal not finished: double-dummy value now {now}; before card {start} "
                      f"{report['start_value']}")
-    return "\n".join(lines) + "\n"
-
-
-def _made(out: dict) -> str:
-    if "made" not in out:
-        return ""
-    return " (made)" if out["made"] else " (went down)"
+    text = "\n".join(lines) + "\n"
+    return text.replace("—", "-").replace("é", "e") if ascii else text

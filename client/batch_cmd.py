@@ -48,8 +48,13 @@ def run(args) -> int:
         print(f"\natout batch: interrupted; the results so far are in {args.output} — "
               f"run the same command again to go on", file=sys.stderr)
         return 130
+    if report.crashed:
+        print(f"batch: {report.crashed} puzzle{'s' if report.crashed != 1 else ''} lost "
+              f"{'their' if report.crashed != 1 else 'its'} worker twice and "
+              f"{'are' if report.crashed != 1 else 'is'} not in {args.output}: run the same "
+              f"command again to retry", file=sys.stderr)
     if not args.quiet:
         print(f"batch: {report.solved} solved in {report.seconds:.1f} s, {report.skipped} were "
               f"already done; {report.ok} ok, {report.limits} limit, {report.errors} error "
               f"in {args.output}", file=sys.stderr)
-    return EXIT_BAD_INPUT if report.errors else EXIT_OK
+    return EXIT_BAD_INPUT if report.errors or report.crashed else EXIT_OK

@@ -1,6 +1,8 @@
 """The ``atout`` command line.
 
     atout validate [FILE|-]     check positions; bad ones on stderr, exit 1 if any
+    atout show [FILE|-]         positions as a player reads them
+    atout deal [--game G] ...   random valid deals and endgames
     atout score [FILE|-]        outcome and scores of finished deals, one JSON line each
     atout solve [FILE|-] ...    double-dummy results, one JSON line each
     atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
@@ -15,6 +17,7 @@ status says whether anything was wrong.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from contextlib import contextmanager
@@ -24,14 +27,35 @@ from atout.jsonl import read_records
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
+#: the command modules of this package, in the order ``atout --help`` lists them; each has
+#: ``add_parser(subparsers, positive_float, positive_int)`` (a new command: one line here)
+COMMANDS = (
+    "show_cmd",
+    "solve_cmd",
+    "analyze_cmd",
+    "batch_cmd",
+    "deal_cmd",
+    "serve_cmd",
+)
+
 
 class UsageError(Exception):
     """A problem with the command itself (unreadable file, bad option value)."""
 
 
+def _is_terminal(stream) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 @contextmanager
 def _open_input(path: str) -> Iterator[BinaryIO]:
     if path == "-":
+        if _is_terminal(sys.stdin):
+            print("atout: reading positions from the terminal, one JSON object per line "
+                  "(Ctrl-D to end); or give a FILE", file=sys.stderr)
         yield sys.stdin.buffer
         return
     try:
@@ -67,12 +91,14 @@ def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None
 
 
 def cmd_validate(args) -> int:
-    bad = 0
+    bad = checked = 0
     with _open_input(args.file) as f:
         for rec in read_records(f):
+            checked += 1
             if rec.error is not None:
                 bad += 1
                 print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
+    print(f"{checked} position{'s' if checked != 1 else ''} checked, {bad} bad")
     return EXIT_BAD_INPUT if bad else EXIT_OK
 
 
@@ -80,7 +106,7 @@ def cmd_score(args) -> int:
     bad = 0
     with _open_input(args.file) as f:
         for rec in read_records(f):
-            if rec.error is None and not rec.position.is_finished():
+            if rec.error is None and not rec.position.is_finished:
                 from atout.errors import PositionError
                 rec.error = PositionError("played", f"the deal is not finished "
                                                     f"({len(rec.position.played)} cards played)")
@@ -119,7 +145,10 @@ _positive_int = whole_number(1)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from atout import __version__
+
     parser = argparse.ArgumentParser(prog="atout", description="Double-dummy solver for tarot games.")
+    parser.add_argument("--version", action="version", version=f"atout {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -131,13 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.set_defaults(run=cmd_score)
 
-    from . import solve_cmd
-    solve_cmd.add_parser(sub, _positive_float, _positive_int)
-    from . import serve_cmd
-    serve_cmd.add_parser(sub, _positive_float, _positive_int)
-    from . import analyze_cmd, batch_cmd
-    analyze_cmd.add_parser(sub, _positive_float, _positive_int)
-    batch_cmd.add_parser(sub, _positive_float, _positive_int)
+    for name in COMMANDS:
+        importlib.import_module(f".{name}", __package__).add_parser(sub, _positive_float,
+                                                                    _positive_int)
     return parser
 
 

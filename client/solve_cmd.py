@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
@@ -10,6 +11,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p = sub.add_parser("solve", help="solve positions double dummy (JSON Lines in and out)")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     add_search_options(p)
+    p.add_argument("--text", action="store_true",
+                   help="the result in words (who makes the contract, the scores, the best cards)")
+    p.add_argument("--ascii", action="store_true", help="with --text: suits as letters, no symbols")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="solve on an `atout serve` there instead of here (the same output)")
     p.set_defaults(run=run)
@@ -21,19 +25,24 @@ def run(args) -> int:
     from atout.errors import PositionError
     from atout.solver import solve
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input, emit_error
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, emit_error
     from atout.jsonl import read_records
 
+    from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
+
     bad = 0
-    with _open_input(args.file) as f:
+    searches = Searches("solve", "position", count_lines(args.file))
+    with searches, _open_input(args.file) as f:
         for rec in read_records(f):
             if rec.error is not None:
                 bad += 1
                 emit_error(rec)
+                searches.step()
                 continue
             try:
-                result = solve(rec.position, all_cards=args.all_cards, time_limit=args.time_limit,
-                               node_limit=args.node_limit, tt_mb=args.tt_mb)
+                result = searches.run(solve, rec.position, all_cards=args.all_cards,
+                                      time_limit=args.time_limit, node_limit=args.node_limit,
+                                      tt_mb=args.tt_mb)
             except MemoryError as e:
                 bad += 1
                 emit_error(rec, PositionError("tt_mb", str(e) or "out of memory"))
@@ -43,8 +52,49 @@ def run(args) -> int:
                 emit_error(rec, PositionError("position", f"internal error ({type(e).__name__}: {e}); "
                                                           "please report this position"))
                 continue
-            _emit(result.to_json())
+            searches.close() if searches.interrupted else searches.step()
+            print_result(result, args, rec.position)
+            if searches.interrupted:
+                print(f"atout: interrupted: {stopped_line(rec.label, result)}", file=sys.stderr)
+                return EXIT_INTERRUPTED
     return EXIT_BAD_INPUT if bad else EXIT_OK
+
+
+def result_json(result) -> dict:
+    """The result line, with what the search knows so far when it was stopped (the best
+    card found so far and per-card bounds, where the search gives them)."""
+    obj = result.to_json()
+    for extra in ("best_guess", "card_bounds"):
+        value = getattr(result, extra, None)
+        if value is not None and extra not in obj:
+            obj[extra] = value
+    return obj
+
+
+def print_result(result, args, position) -> None:
+    """A result as a JSON line, or with ``--text`` in words."""
+    from .cli import _emit
+    if getattr(args, "text", False):
+        from atout.text import describe_result, want_ascii
+        sys.stdout.write(describe_result(position, result_json(result),
+                                         ascii=want_ascii(args)) + "\n")
+        sys.stdout.flush()
+    else:
+        _emit(result_json(result))
+
+
+def stopped_line(label: str, result) -> str:
+    """One line on what a stopped search proved: ``<id>: value between L and H; best card
+    so far X``."""
+    obj = result_json(result)
+    if obj.get("status") == "ok":
+        return f"{label}: solved (value {obj['value']}) before it stopped"
+    lo, hi = obj.get("bounds") or (None, None)
+    text = f"{label}: stopped; value proven between {lo} and {hi}"
+    if obj.get("best_guess"):
+        guess = obj["best_guess"]
+        text += f"; best card so far {' '.join(guess) if isinstance(guess, list) else guess}"
+    return text
 
 
 #: positions sent per SolveBatch call by ``--server`` (results still print one by one, in order)
@@ -54,7 +104,7 @@ REMOTE_CHUNK = 64
 def run_remote(args) -> int:
     """``atout solve --server``: the positions are solved by the service, bad lines are
     reported here exactly as locally, and the lines come out in input order."""
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError, _emit, _open_input, emit_error
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError, _open_input, emit_error
     from atout.jsonl import read_records
     from .remote import Client, ServiceError
 
@@ -74,7 +124,7 @@ def run_remote(args) -> int:
                 if rec.error is not None:
                     emit_error(rec)
                 else:
-                    _emit(done.pop(id(rec)).to_json())
+                    print_result(done.pop(id(rec)), args, rec.position)
                 k += 1
             return k
 

@@ -171,7 +171,7 @@ def test_import_atout_stays_light():
 
 def _bench(name):
     from pathlib import Path
-    return Path(__file__).resolve().parents[2] / "shared" / "bench" / f"{name}.jsonl"
+    return Path(__file__).resolve().parents[1] / "bench" / "data" / f"{name}.jsonl"
 
 
 def _atout(*args, stdin=""):

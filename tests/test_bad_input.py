@@ -474,7 +474,7 @@ def _good_lines(n=2):
 
 def test_cli_validate_good_input():
     code, out, err = run_cli(["validate"], ("\n".join(_good_lines(5)) + "\n").encode())
-    assert (code, out, err) == (0, "", "")
+    assert (code, out, err) == (0, "5 positions checked, 0 bad\n", "")
 
 
 def test_cli_validate_reports_each_bad_line():
@@ -487,7 +487,7 @@ def test_cli_validate_reports_each_bad_line():
     lines = [good[0], json.dumps(bad_card), "", json.dumps(no_id), '{"game": "fr4", "hands": [',
              "[[[[1]]]]", good[1]]
     code, out, err = run_cli(["validate"], "\n".join(lines).encode())
-    assert code == 1 and out == ""
+    assert code == 1 and out == "6 positions checked, 4 bad\n"
     msgs = err.splitlines()
     assert msgs[0] == "ok0: hands[1][2]: unknown card 'XX'"
     assert msgs[1].startswith("line 4: first: ")

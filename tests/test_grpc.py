@@ -35,7 +35,7 @@ from deals import GAMES, random_endgame
 TT_MB = 16      # the server's and the local reference's table: equal tables, equal node counts
 WORKERS = 2
 SOAK_SECONDS = float(os.environ.get("ATOUT_GRPC_SOAK", "20"))
-HARD = Path(__file__).resolve().parents[2] / "shared" / "bench" / "fr4-full.jsonl"
+HARD = Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-full.jsonl"
 
 
 # -- a real server -----------------------------------------------------------------------------

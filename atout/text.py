@@ -1,0 +1,294 @@
+"""Positions and results as a player reads them (``atout show``, ``atout solve --text``).
+
+Cards print with suit symbols (``K♠``, ``10♥``, ``T21``, ``EX``), or as their plain tokens
+(``KS``) with ``ascii=True`` — for terminals whose encoding has no ♠♥♦♣ (see
+:func:`want_ascii`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .cards import EXCUSE, Card, card, is_trump, suit, token
+from .games import EXCUSE_FRENCH
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+_EXCUSE_NAME = {"fr3": "Excuse", "fr4": "Excuse", "fr5": "Excuse", "priest5": "Narr", "at4": "Sküs"}
+_DECLARER = {"fr3": "taker", "fr4": "taker", "fr5": "taker", "priest5": "caller", "at4": "declarer"}
+_BIDS = {"prise": "prise", "garde": "garde", "garde_sans": "garde sans",
+         "garde_contre": "garde contre"}
+
+
+def can_encode_symbols(stream=None) -> bool:
+    """Whether ``stream`` (default stdout) can print ♠♥♦♣."""
+    stream = sys.stdout if stream is None else stream
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "♠♥♦♣–·".encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def want_ascii(args=None, stream=None) -> bool:
+    """ASCII output: asked for (``--ascii``), or stdout cannot encode the suit symbols."""
+    return bool(getattr(args, "ascii", False)) or not can_encode_symbols(stream)
+
+
+def card_text(c: Card | str, ascii: bool = False) -> str:
+    """``K♠`` (``KS`` in ASCII), ``T21``, ``EX``."""
+    tok = c if isinstance(c, str) else token(c)
+    if ascii or tok == "EX" or tok.startswith("T"):
+        return tok
+    return tok[:-1] + SYMBOLS[tok[-1]]
+
+
+def cards_text(cards, ascii: bool = False) -> str:
+    return " ".join(card_text(c, ascii) for c in cards)
+
+
+def _sort_key(rules, c: Card):
+    # suits in the order ♠ ♥ ♦ ♣, then tarock; highest first
+    if c == EXCUSE:  # the French Excuse apart, after the trumps; the Narr and Sküs on top
+        return (4, 1000 if rules.excuse == EXCUSE_FRENCH else -1000)
+    return (suit(c), -rules.power[c])
+
+
+def hand_text(rules, cards, ascii: bool = False) -> str:
+    """A hand by suit, highest first: ``♠ K 10 7 · ♥ Q · T21 T15 EX``."""
+    groups: dict[int, list[Card]] = {}
+    for c in sorted(cards, key=lambda c: _sort_key(rules, c)):
+        groups.setdefault(4 if (is_trump(c) or c == EXCUSE) else suit(c), []).append(c)
+    parts = []
+    for s, cs in groups.items():
+        if s == 4:
+            parts.append(" ".join(token(c) for c in cs))
+        else:
+            letter = "SHDC"[s]
+            head = letter if ascii else SYMBOLS[letter]
+            parts.append(head + " " + " ".join(token(c)[:-1] for c in cs))
+    sep = " | " if ascii else " · "
+    return sep.join(parts) if parts else "-"
+
+
+def roles(pos) -> list[str]:
+    """Each seat's role: taker/caller/declarer, partner, defender (Trischaken: analysed)."""
+    con = pos.contract
+    if con.bid == "trischaken":
+        return ["analysed" if s == con.declarer else "player" for s in range(pos.seats)]
+    out = []
+    for s in range(pos.seats):
+        if s == con.declarer:
+            out.append(_DECLARER.get(pos.game, "declarer"))
+        elif con.camp[s] == con.camp[con.declarer]:
+            out.append("partner")
+        else:
+            out.append("defender")
+    return out
+
+
+def contract_text(pos, ascii: bool = False) -> str:
+    con = pos.contract
+    game = {"fr3": "French Tarot (3)", "fr4": "French Tarot (4)", "fr5": "French Tarot (5)",
+            "priest5": "Priestertarock", "at4": "Austrian Tarock"}[pos.game]
+    if con.bid == "trischaken":
+        return f"{game}, trischaken; seat {con.declarer} analysed (takes as few points as it can)"
+    if pos.game.startswith("fr"):
+        text = f"{game}, {_BIDS.get(con.bid, con.bid)} by seat {con.declarer}"
+    elif pos.game == "priest5":
+        text = f"{game}, seat {con.declarer} calls"
+    else:
+        text = f"{game}, {con.bid} by seat {con.declarer}"
+    if con.called is not None:
+        text += f", calling {card_text(con.called, ascii)}"
+    if con.partner is not None:
+        text += f" (partner: seat {con.partner})"
+    elif con.called is not None or (pos.game == "priest5" and con.alone):
+        text += " (alone)"
+    if con.chelem:
+        text += ", chelem announced"
+    if con.objective not in ("contract", None) and pos.game == "at4":
+        text += f", objective {con.objective}"
+    return text
+
+
+def _points(pos) -> tuple[list[float], list[int], list[int]]:
+    """Card points, bouts (French) and tricks won so far per camp (Trischaken: per seat)."""
+    rules, con = pos.rules, pos.contract
+    per_seat = con.bid == "trischaken"
+    n = pos.seats if per_seat else 2
+    pts, bouts, won = [0] * n, [0] * n, [0] * n
+    for i, t in enumerate(pos.tricks):
+        w = t.winner if per_seat else con.camp[t.winner]
+        won[w] += 1
+        for seat, c in t.cards:
+            owner = seat if per_seat else con.camp[seat]
+            value = rules.points[c]
+            if c == EXCUSE and rules.excuse == EXCUSE_FRENCH and i < rules.hand_size - 1:
+                if owner != w:  # the owner keeps it and gives a low card
+                    pts[owner] += value - 1
+                    pts[w] += 1
+                else:
+                    pts[w] += value
+                bouts[owner] += 1
+                continue
+            if c == EXCUSE and pos.game == "priest5":
+                pts[owner] += value if i < rules.narr_last_trick else 0
+                continue
+            pts[w] += value
+            bouts[w] += rules.excuse == EXCUSE_FRENCH and c in (card("T1"), card("T21"), EXCUSE)
+    scale = 2 if rules.excuse == EXCUSE_FRENCH else 1
+    return [p / scale for p in pts], bouts, won
+
+
+def _num(x) -> str:
+    return f"{x:g}"
+
+
+def describe_position(pos, ascii: bool = False) -> str:
+    """The position as a player reads it: contract, hands by seat with roles, what lies
+    outside the hands, the tricks so far with their winners, and the points won."""
+    con = pos.contract
+    role = roles(pos)
+    lines = [f"{pos.id if pos.id is not None else '(no id)'}: {contract_text(pos, ascii)}"]
+    width = max(len(r) for r in role)
+    lines.append("hands now:" if pos.played else "hands:")
+    for s in range(pos.seats):
+        mark = "  <- to play" if s == pos.to_play else ""
+        lines.append(f"  seat {s} {role[s]:<{width}}  {hand_text(pos.rules, pos.held[s], ascii)}{mark}")
+    raw = con.raw if isinstance(con.raw, dict) else {}
+    if pos.game.startswith("fr"):
+        name = "écart" if con.bid in ("prise", "garde") else "dog"
+        if ascii:
+            name = name.replace("é", "e")
+        owner = "the taker's" if con.outside[0] else "the defence's"
+        cards = con.outside[0] or con.outside[1]
+        lines.append(f"{name} ({owner}): {hand_text(pos.rules, cards, ascii)}")
+    elif pos.game == "priest5":
+        lines.append(f"open cards (dealer seat {con.dealer}'s party): "
+                     f"{hand_text(pos.rules, con.outside[0] + con.outside[1], ascii)}")
+    elif con.bid == "trischaken":
+        lines.append(f"talon (to the winners of tricks 1-6): {cards_text(con.talon, ascii)}")
+    else:
+        for seat, cs in (raw.get("side_cards") or {}).items():
+            lines.append(f"talon cards counting for seat {seat}'s camp: "
+                         f"{cards_text(cs, ascii)}")
+    if pos.tricks or pos.trick:
+        lines.append("tricks:")
+        for i, t in enumerate(pos.tricks):
+            played = "  ".join(f"{s}:{card_text(c, ascii)}" for s, c in t.cards)
+            lines.append(f"  {i + 1:>2}. {played}  -> seat {t.winner}")
+        if pos.trick:
+            played = "  ".join(f"{s}:{card_text(c, ascii)}" for s, c in pos.trick)
+            lines.append(f"  {len(pos.tricks) + 1:>2}. {played}  (on the table)")
+    pts, bouts, won = _points(pos)
+    if con.bid == "trischaken":
+        lines.append("points so far: " + ", ".join(f"seat {s} {_num(p)}" for s, p in enumerate(pts)))
+    elif pos.tricks:
+        side = _DECLARER.get(pos.game, "declarer")
+        text = (f"won so far: {side}'s camp {_num(pts[0])} points in {won[0]} tricks, "
+                f"the others {_num(pts[1])} in {won[1]}")
+        if pos.game.startswith("fr"):
+            text += f"; bouts {bouts[0]} to {bouts[1]}"
+        lines.append(text)
+    if pos.is_finished:
+        lines.append("the deal is finished")
+    else:
+        lines.append(f"seat {pos.to_play} ({role[pos.to_play]}) to play, trick {pos.trick_no + 1}")
+    return "\n".join(lines)
+
+
+# -- results in words --------------------------------------------------------------------------
+
+def value_meaning(pos) -> str:
+    """What the solver's value counts in this game."""
+    con = pos.contract
+    if pos.game.startswith("fr"):
+        return "the score each defender pays the taker's camp (negative: is paid)"
+    if pos.game == "priest5":
+        return "the caller's party's points minus the others'"
+    if con.bid == "trischaken":
+        return f"the fewest points seat {con.declarer} can hold itself to"
+    if con.objective != "contract" or con.bid in ("pagatrufer", "uhurufer", "kakadurufer",
+                                                   "maraburufer") or con.rules.must_beat:
+        return "1 if the declarer's camp reaches its goal, 0 if not"
+    if con.counting == "standard":
+        return "the declarer's camp's count (3 x points - 2 x cards; 107 makes it)"
+    return "the declarer's camp's card points (54 make it)"
+
+
+def outcome_text(pos, out: dict) -> list[str]:
+    """The end of a deal in words: who makes or loses by how much, bonuses, every score."""
+    lines = []
+    role = roles(pos)
+    if "taker_points" in out:
+        verdict = "makes" if out["made"] else "goes down in"
+        lines.append(f"the taker {verdict} the contract by {abs(out['margin'])}: "
+                     f"{_num(out['taker_points'])} card points with {out['bouts']} "
+                     f"bout{'s' if out['bouts'] != 1 else ''}, {out['needed']} needed")
+        bonuses = []
+        if out.get("petit_au_bout"):
+            bonuses.append(f"petit au bout for the {out['petit_au_bout']}")
+        if out.get("chelem"):
+            bonuses.append(f"chelem for the {out['chelem']}")
+        if out.get("poignee"):
+            bonuses.append(f"poignée {out['poignee']}")
+        if bonuses:
+            lines.append("bonuses: " + ", ".join(bonuses) + f"; multiplier {out['multiplier']}")
+        else:
+            lines.append(f"no bonus; multiplier {out['multiplier']}")
+    elif "caller_points" in out:
+        verdict = "wins" if out["made"] else "loses"
+        lines.append(f"the caller's party {verdict}: {out['caller_points']} of {out['total']} "
+                     f"points ({out['needed']} needed), the others {out['other_points']}")
+    elif "declarer_points" in out:
+        verdict = "makes" if out["made"] else "fails"
+        goal = "its game" if out.get("objective") in (None, "contract") else out["objective"]
+        lines.append(f"the declarer's camp {verdict} {goal}: {out['declarer_points']} card "
+                     f"points, tricks per seat {out['tricks']}")
+    elif "points" in out:
+        lines.append("points per seat: " + ", ".join(f"seat {s} {p}" for s, p in
+                                                      enumerate(out["points"]))
+                     + "; tricks " + " ".join(str(t) for t in out["tricks"]))
+    if out.get("scores"):
+        lines.append("scores: " + ", ".join(f"seat {s} ({role[s]}) {v:+d}"
+                                            for s, v in enumerate(out["scores"])))
+    return lines
+
+
+def describe_result(pos, result: dict, ascii: bool = False) -> str:
+    """A solve result in words, for the position it answers."""
+    label = result.get("id") if result.get("id") is not None else "(no id)"
+    lines = [f"{label}: {contract_text(pos, ascii)}"]
+    role = roles(pos)
+    status = result.get("status")
+    if status == "error":
+        lines.append(f"refused: {result.get('field')}: {result.get('reason')}")
+        return "\n".join(lines)
+    seat = result.get("to_play")
+    if status == "limit":
+        lo, hi = result.get("bounds") or (None, None)
+        why = {"time": "the time limit", "nodes": "the node limit",
+               "cancel": "Ctrl-C"}.get(result.get("stopped_by"), "a limit")
+        lines.append(f"stopped by {why}: the value is between {lo} and {hi} "
+                     f"({value_meaning(pos)})")
+        guess = result.get("best_guess")
+        if guess:
+            guess = guess if isinstance(guess, list) else [guess]
+            lines.append(f"best card found so far for seat {seat}: {cards_text(guess, ascii)}")
+        return "\n".join(lines)
+    lines.append(f"value {result['value']}: {value_meaning(pos)}")
+    if seat is not None:
+        best = result.get("best") or []
+        lines.append(f"seat {seat} ({role[seat]}) to play; best: {cards_text(best, ascii)}")
+        if result.get("cards"):
+            others = {c: v for c, v in result["cards"].items() if c not in best}
+            if others:
+                lines.append("other cards: " + ", ".join(f"{card_text(c, ascii)} {v}"
+                                                         for c, v in others.items()))
+    if result.get("line"):
+        lines.append("perfect play on: " + cards_text(result["line"], ascii))
+    if result.get("outcome"):
+        lines += outcome_text(pos, result["outcome"])
+    return "\n".join(lines)

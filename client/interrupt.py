@@ -1,0 +1,91 @@
+"""Searches that Ctrl-C can stop, with a progress bar on a terminal.
+
+A Python signal handler cannot run while the main thread is inside the compiled search,
+so each search runs in a worker thread while the main thread waits on it (a wait that a
+signal interrupts).  Ctrl-C sets the :class:`~atout.solver.Cancel` switch the search was
+given: it stops at once and returns (or raises) what it proved so far, which the command
+prints before it exits with status 130.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any, Callable
+
+EXIT_INTERRUPTED = 130
+
+
+class Searches:
+    """Runs a command's searches one after the other.
+
+    ``run(fn, *args, **kwargs)`` calls ``fn(*args, cancel=..., **kwargs)`` in a worker
+    thread and returns its value (or raises its exception).  After a Ctrl-C,
+    ``interrupted`` is true and the search has been told to stop; the command prints the
+    partial answer and stops.  ``step()`` counts one finished position on the bar.
+    """
+
+    def __init__(self, what: str, unit: str, total: int | None = None):
+        from atout.batch import is_terminal
+        from atout.solver import Cancel
+
+        self.cancel = Cancel()
+        self.interrupted = False
+        self.bar = None
+        if is_terminal(sys.stderr):
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, desc=what, unit=unit, file=sys.stderr,
+                            dynamic_ncols=True, leave=False, mininterval=0.5)
+
+    def run(self, fn: Callable, *args, **kwargs) -> Any:
+        box: dict = {}
+        # An Event, not Thread.join: an interrupted join can leave the thread looking
+        # finished before it is (Python < 3.13)
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box["value"] = fn(*args, cancel=self.cancel, **kwargs)
+            except BaseException as e:  # handed to the main thread
+                box["error"] = e
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="atout-search", daemon=True).start()
+        while not done.is_set():
+            try:
+                done.wait(0.5)
+                if self.bar is not None:
+                    self.bar.refresh()      # the elapsed time goes on during a long search
+            except KeyboardInterrupt:
+                self.interrupted = True
+                self.cancel.set()
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def step(self) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> "Searches":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def count_lines(path: str) -> int | None:
+    """The number of non-blank lines of a file (the bar's total), None for stdin."""
+    if path == "-":
+        return None
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for line in f if line.strip())
+    except OSError:
+        return None
