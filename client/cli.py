@@ -138,6 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
     from . import analyze_cmd, batch_cmd
     analyze_cmd.add_parser(sub, _positive_float, _positive_int)
     batch_cmd.add_parser(sub, _positive_float, _positive_int)
+    from . import view_cmd
+    view_cmd.add_parser(sub, _positive_float, _positive_int)
     return parser
 
 
