@@ -66,8 +66,12 @@ function cardName(token) {
   const c = parseCard(token);
   const excuse = state.table ? state.table.excuse : "Excuse";
   if (c.kind === "excuse") return excuse;
-  if (c.kind === "trump") return "trump " + c.n;
+  if (c.kind === "trump") return trumpWord() + " " + c.n;
   return (RANK_NAMES[c.rank] || c.rank) + " of " + SUIT_NAMES[c.suit];
+}
+
+function trumpWord() {
+  return state.deal && !state.deal.game.startsWith("fr") ? "tarock" : "atout";
 }
 
 function cardEl(token) {
@@ -80,7 +84,7 @@ function cardEl(token) {
     e.append(el("span", "rank", "★"), el("span", "pip", state.table ? state.table.excuse : "EX"));
   } else if (c.kind === "trump") {
     e.classList.add("trump");
-    e.append(el("span", "rank", String(c.n)), el("span", "pip", "atout"));
+    e.append(el("span", "rank", String(c.n)), el("span", "pip", trumpWord()));
   } else {
     e.classList.add("suit-" + c.suit);
     e.append(el("span", "rank", c.rank), el("span", "pip", SUITS[c.suit]));
@@ -95,7 +99,7 @@ function tokenEl(token) {
   e.dataset.card = token;
   e.title = cardName(token);
   if (c.kind === "excuse") { e.classList.add("excuse"); e.textContent = "★ " + (state.table ? state.table.excuse : "EX"); }
-  else if (c.kind === "trump") { e.classList.add("trump"); e.textContent = c.n + " atout"; }
+  else if (c.kind === "trump") { e.classList.add("trump"); e.textContent = c.n + " " + trumpWord(); }
   else { e.classList.add("suit-" + c.suit); e.textContent = c.rank + SUITS[c.suit]; }
   return e;
 }
@@ -339,9 +343,16 @@ function describeWhere() {
   return "card " + k + " of " + state.line.length + " played · trick " + trick + ", card " + (k % n + 1);
 }
 
+function clearValue() {
+  // nothing shown belongs to another position, even for a moment
+  const box = $("dd-value");
+  box.dataset.value = box.dataset.low = box.dataset.high = box.dataset.played = "";
+}
+
 async function update() {
   const k = state.cursor;
   const key = keyOf(state.line.slice(0, k));
+  clearValue();
   $("slider").max = String(state.line.length);
   $("slider").value = String(k);
   let t = state.tables.get(key);
@@ -354,6 +365,7 @@ async function update() {
   }
   state.table = t;
   drawTable();
+  $("table").dataset.shown = k;
   $("where").textContent = describeWhere();
   $("card-back").disabled = $("to-start").disabled = $("trick-back").disabled = k === 0;
   const atEnd = k >= state.line.length;
@@ -413,8 +425,8 @@ function solveCurrent() {
       return;
     }
     state.solves.set(key, r.data);
-    showSolve(r.data);
     drawTable();
+    showSolve(r.data);
   }, 120);
 }
 
@@ -438,12 +450,14 @@ function showSearching(job, limit) {
 function showFinished(t) {
   $("dd-value").replaceChildren(el("span", "big-number", signed(t.outcome.value)));
   $("dd-value").dataset.value = t.outcome.value;
+  $("dd-value").dataset.played = state.cursor;
   $("dd-status").className = "dd-status";
   $("dd-status").textContent = "The deal is over: its outcome's value.";
 }
 
 function showSolve(s) {
   const box = $("dd-value");
+  box.dataset.played = state.cursor;
   const status = $("dd-status");
   status.className = "dd-status";
   if (s.status === "ok") {
