@@ -59,4 +59,5 @@ def run(args) -> int:
 
     from atout.server.app import run as serve
     return serve(args.host, None, args.workers, args.tt_mb, 2.0, http_port=args.port,
-                 deals=deals, on_started=started, log_level=logging.WARNING)
+                 deals=deals, on_started=started, log_level=logging.WARNING,
+                 prog="atout view")

@@ -149,13 +149,13 @@ async def serve(host: str, port: int | None, *, workers: int | None = None,
 
 def run(host: str, port: int | None, workers: int | None, tt_mb: int | None, grace: float,
         http_port: int | None = None, deals: list[dict] | None = None, on_started=None,
-        log_level: int = logging.INFO) -> int:
+        log_level: int = logging.INFO, prog: str = "atout serve") -> int:
     logging.basicConfig(level=log_level, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(message)s")
     try:
         asyncio.run(serve(host, port, workers=workers, tt_mb=tt_mb, grace=grace,
                           http_port=http_port, deals=deals, on_started=on_started))
     except OSError as e:
-        print(f"atout serve: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
         return 2
     return 0

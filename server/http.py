@@ -18,7 +18,8 @@ It is stopped when the client goes away (the connection closes) or when a newer 
 with the same ``slot`` arrives (the older one is answered 409): the pool tells the worker
 to stop, as for a cancelled gRPC call.  Bad input is 400 (not JSON, not an object) or
 422 (``{"error": "invalid", "field", "reason"}``, the field named as gRPC names it),
-a body over :data:`MAX_BODY_BYTES` is 413; nothing ever answers a traceback.
+a body over :data:`MAX_BODY_BYTES` is 413, one not sent as application/json 415;
+nothing ever answers a traceback.
 """
 
 from __future__ import annotations
@@ -102,6 +103,12 @@ SECURITY_HEADERS = {
 # -- reading requests -------------------------------------------------------------------------
 
 async def _read_json(request: Request) -> dict:
+    # JSON only: another site's page cannot send that without a CORS preflight, which is
+    # never granted, so it cannot make this computer search
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise HttpError(415, "unsupported_media_type", "Content-Type",
+                        "must be application/json")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
         raise HttpError(413, "too_large", "body",

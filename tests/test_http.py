@@ -195,6 +195,12 @@ def test_a_body_over_the_limit_is_refused(client):
     assert r.status_code == 413
 
 
+def test_only_json_bodies_are_taken(client):
+    r = client.post("/api/solve", content=json.dumps({"position": GOOD}),
+                    headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415 and r.json()["field"] == "Content-Type"
+
+
 def test_only_the_package_files_are_served(client):
     r = client.get("/")
     assert r.status_code == 200 and "<title>atout" in r.text
