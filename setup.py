@@ -18,7 +18,8 @@ extensions = [
 setup(
     packages=[*PARTS, "atout.proto.v1"],
     package_dir=PARTS,
-    package_data={"atout.solver": ["*.pyx", "*.pxi", "*.pxd"], "atout.proto.v1": ["*.proto", "*.pyi"]},
+    package_data={"atout.solver": ["*.pyx", "*.pxi", "*.pxd"], "atout.proto.v1": ["*.proto", "*.pyi"],
+                  "atout.server": ["static/*"]},
     ext_modules=cythonize(extensions, language_level=3,
                           compiler_directives={"boundscheck": False, "wraparound": False,
                                                "cdivision": True, "initializedcheck": False}),

@@ -36,6 +36,7 @@ COMMANDS = (
     "batch_cmd",
     "deal_cmd",
     "serve_cmd",
+    "view_cmd",
 )
 
 

@@ -1,4 +1,5 @@
-"""``atout serve``: run the gRPC service until SIGTERM or Ctrl-C (then drain and exit)."""
+"""``atout serve``: run the gRPC service (and with ``--http``, the HTTP API and the hand viewer,
+on the same search processes) until SIGTERM or Ctrl-C (then drain and exit)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 or [::] for all)")
     p.add_argument("--port", type=int, default=50051,
                    help="port to listen on (default 50051; 0 picks a free one, shown in the log)")
+    p.add_argument("--http", type=int, metavar="PORT",
+                   help="also serve the HTTP JSON API and the hand viewer on PORT "
+                        "(same host; 0 picks a free one, shown in the log)")
     p.add_argument("--workers", type=positive_int, metavar="N",
                    help="search processes, one search each at a time (default: one per core)")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
@@ -23,6 +27,8 @@ def run(args) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, not {args.port}")
+    if args.http is not None and not 0 <= args.http <= 65535:
+        raise UsageError(f"--http must be 0..65535, not {args.http}")
     from atout.server.app import run as serve
 
-    return serve(args.host, args.port, args.workers, args.tt_mb, args.grace)
+    return serve(args.host, args.port, args.workers, args.tt_mb, args.grace, http_port=args.http)

@@ -1,6 +1,10 @@
-"""``atout serve``: the gRPC server — the Solver service, health, reflection, a clean drain.
+"""``atout serve``: the gRPC server — the Solver service, health, reflection, a clean drain —
+and, with ``http_port``, the HTTP API and hand viewer (:mod:`.http`) in the same event loop
+on the same search processes.
 
     server = await start(host, port, workers=2)    # listening, health SERVING
+    server = await start(host, port, http_port=0)  # also HTTP: server.http.url
+    server = await start(host, None, http_port=0)  # HTTP only (`atout view`)
     await server.drain()                           # NOT_SERVING, finish calls, stop workers
 
 :func:`run` is the command: it serves until SIGTERM or SIGINT, then drains in-flight
@@ -39,31 +43,57 @@ class Server:
     """A started server: ``address`` (host:port actually bound), ``pool``, :meth:`drain`."""
 
     def __init__(self, grpc_server, health_servicer, service: SolverService, pool: SearchPool,
-                 address: str):
+                 address: str | None, http=None):
         self.grpc_server = grpc_server
         self.health = health_servicer
         self.service = service
         self.pool = pool
         self.address = address
+        self.http = http        # an atout.server.http.HttpServer, or None
 
     async def drain(self, grace: float = DEFAULT_GRACE) -> None:
         """Report NOT_SERVING, refuse new calls, let running ones finish (``grace`` s at
         most: later ones are cancelled, which stops their searches), then stop the workers.
 
         Only Solver calls are waited for: health Watch streams (load balancers) never end
-        by themselves and are closed with the server."""
-        await self.health.enter_graceful_shutdown()
+        by themselves and are closed with the server.  HTTP requests are drained alike."""
+        waits = []
+        if self.grpc_server is not None:
+            await self.health.enter_graceful_shutdown()
+            waits.append(self._drain_grpc(grace))
+        if self.http is not None:
+            waits.append(self.http.stop(grace))
+        await asyncio.gather(*waits)
+        await self.pool.close()
+
+    async def _drain_grpc(self, grace: float) -> None:
         if not await self.service.drain(grace):
             log.warning("calls still running after %gs: cancelled", grace)
         await self.grpc_server.stop(0.5)
-        await self.pool.close()
 
 
-async def start(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, workers: int | None = None,
-                tt_mb: int | None = None) -> Server:
-    """Spawn the workers, bind ``host:port`` (0: any free port) and start serving."""
+async def start(host: str = "127.0.0.1", port: int | None = DEFAULT_PORT, *,
+                workers: int | None = None, tt_mb: int | None = None,
+                http_port: int | None = None, http_host: str | None = None,
+                deals: list[dict] | None = None) -> Server:
+    """Spawn the workers, bind ``host:port`` (0: any free port; None: no gRPC) and, with
+    ``http_port``, the HTTP API on ``http_host`` (default: ``host``), and start serving.
+    ``deals``: positions the viewer offers (`atout view FILE`)."""
     pool = SearchPool(workers or os.cpu_count() or 1)
     await pool.start()
+    http = None
+    if http_port is not None:
+        from .http import HttpApi, HttpServer
+        try:
+            http = HttpServer(HttpApi(pool, tt_mb=tt_mb, deals=deals), http_host or host,
+                              http_port)
+        except OSError as e:
+            await pool.close()
+            raise OSError(f"cannot listen on {http_host or host}:{http_port} "
+                          f"for HTTP ({e.strerror})") from None
+        await http.start()
+    if port is None:
+        return Server(None, None, None, pool, None, http)
     server = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
@@ -81,37 +111,51 @@ async def start(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, workers: i
     except RuntimeError:
         bound = 0
     if bound == 0:
+        if http is not None:
+            await http.stop(0)
         await pool.close()
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     shown = f"[{host}]" if ":" in host else host
-    return Server(server, health_servicer, service, pool, f"{shown}:{bound}")
+    return Server(server, health_servicer, service, pool, f"{shown}:{bound}", http)
 
 
-async def serve(host: str, port: int, *, workers: int | None = None, tt_mb: int | None = None,
-                grace: float = DEFAULT_GRACE) -> None:
-    """Serve until SIGTERM or SIGINT, then drain and return."""
+async def serve(host: str, port: int | None, *, workers: int | None = None,
+                tt_mb: int | None = None, grace: float = DEFAULT_GRACE,
+                http_port: int | None = None, deals: list[dict] | None = None,
+                on_started=None) -> None:
+    """Serve until SIGTERM or SIGINT, then drain and return.  ``on_started(server)`` is
+    called once everything listens."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    server = await start(host, port, workers=workers, tt_mb=tt_mb)
-    log.info("listening on %s (%d search processes %s, tt %s MB each)", server.address,
-             server.pool.size, " ".join(map(str, server.pool.pids())), tt_mb or "default")
+    server = await start(host, port, workers=workers, tt_mb=tt_mb, http_port=http_port,
+                         deals=deals)
+    if server.address is not None:
+        log.info("listening on %s (%d search processes %s, tt %s MB each)", server.address,
+                 server.pool.size, " ".join(map(str, server.pool.pids())), tt_mb or "default")
+    if server.http is not None:
+        log.info("HTTP API and viewer on %s", server.http.url)
+    if on_started is not None:
+        on_started(server)
     await stop.wait()
     log.info("draining (up to %gs)", grace)
     await server.drain(grace)
     log.info("stopped")
 
 
-def run(host: str, port: int, workers: int | None, tt_mb: int | None, grace: float) -> int:
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+def run(host: str, port: int | None, workers: int | None, tt_mb: int | None, grace: float,
+        http_port: int | None = None, deals: list[dict] | None = None, on_started=None,
+        log_level: int = logging.INFO, prog: str = "atout serve") -> int:
+    logging.basicConfig(level=log_level, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(message)s")
     try:
-        asyncio.run(serve(host, port, workers=workers, tt_mb=tt_mb, grace=grace))
+        asyncio.run(serve(host, port, workers=workers, tt_mb=tt_mb, grace=grace,
+                          http_port=http_port, deals=deals, on_started=on_started))
     except OSError as e:
-        print(f"atout serve: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
         return 2
     return 0
