@@ -49,6 +49,8 @@ class SolveResult:
     bounds: list[int] | None = None
     cards: dict[str, int] | None = None
     stopped_by: str | None = None
+    best_guess: str | None = None
+    card_bounds: dict[str, list[int]] | None = None
 
     def to_json(self) -> dict:
         obj = {"id": self.id, "status": self.status, "value": self.value, "to_play": self.to_play,
@@ -61,6 +63,9 @@ class SolveResult:
             obj["bounds"] = self.bounds
         if self.stopped_by is not None:
             obj["stopped_by"] = self.stopped_by
+            obj["best_guess"] = self.best_guess
+            if self.card_bounds is not None:
+                obj["card_bounds"] = self.card_bounds
         return obj
 
 
@@ -137,45 +142,60 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
     maximizing = engine.maximizing()
     to_play = position.to_play
 
-    def result(status, value, best, line, cards, bounds=None):
+    def name(code: int) -> str:
+        return token(names[code])
+
+    def result(status, value, best, line, cards, bounds=None, card_bounds=None, best_guess=None):
         out = None
         if line:
             end = position.copy()
             for c in line:
                 end.play(c)
             out = end.outcome() if end.is_finished() else None
-        return SolveResult(position.id, value, to_play,
-                           [token(names[c]) for c in sorted(best)],
-                           [token(c) for c in line], out, engine.nodes,
-                           time.perf_counter() - started, status, bounds,
-                           None if cards is None else {token(names[c]): v for c, v in sorted(cards.items())},
-                           None if status == STATUS_OK else _stopped_by(engine, node_limit, cancel))
+        r = SolveResult(position.id, value, to_play, [name(c) for c in sorted(best)],
+                        [token(c) for c in line], out, engine.nodes,
+                        time.perf_counter() - started, status, bounds,
+                        None if cards is None else {name(c): v for c, v in sorted(cards.items())},
+                        None if status == STATUS_OK else _stopped_by(engine, node_limit, cancel))
+        if status != STATUS_OK:
+            r.best_guess = None if best_guess is None else name(best_guess)
+            if card_bounds is not None:
+                r.card_bounds = {name(c): list(card_bounds[r_]) for r_, cs in groups.items()
+                                 for c in cs if r_ in card_bounds}
+        return r
 
-    # The value, and every optimal group of equivalent cards.
+    # The value first, then what each card is worth: with the table warm and the value
+    # as the guess, an optimal card costs two probes ("≥ v", "≥ v + 1") or one.
+    done, lo, hi = engine.value()
+    if not done:
+        guess = engine.best_guess()
+        cards_known = {r: engine.child_bounds(r) for r in order} if all_cards else None
+        return result(STATUS_LIMIT, None, [], [], None, [lo, hi], cards_known, guess)
+    value = lo
     values: dict[int, int] = {}
-    if all_cards:
-        proven = []
-        for rep in order:
-            done, lo, hi = engine.child_value(rep)
+    best_reps = []
+    for rep in order:
+        if all_cards:
+            # no card beats the value: at most it for the maximizing camp, at least it otherwise
+            done, clo, chi = engine.child_value(rep, guess=value,
+                                                at_most=value if maximizing else None,
+                                                at_least=None if maximizing else value)
             if not done:
-                return result(STATUS_LIMIT, None, [], [], None,
-                              _partial_bounds(engine, maximizing, proven, (lo, hi)))
-            proven.append((lo, hi))
-            values[rep] = lo
-        value = max(values.values()) if maximizing else min(values.values())
-        best_reps = [r for r in order if values[r] == value]
-    else:
-        done, lo, hi = engine.value()
-        if not done:
-            return result(STATUS_LIMIT, None, [], [], None, [lo, hi])
-        value = lo
-        best_reps = []
-        for rep in order:
+                known = {r: (values[r], values[r]) for r in values}
+                known[rep] = (clo, chi)
+                for r in order:
+                    known.setdefault(r, engine.child_bounds(r))
+                guess = best_reps[0] if best_reps else engine.best_guess()
+                return result(STATUS_LIMIT, None, [], [], None, [value, value], known, guess)
+            values[rep] = clo
+            ok = clo == value
+        else:
             done, ok = _optimal(engine, rep, value)
             if not done:
-                return result(STATUS_LIMIT, None, [], [], None, [value, value])
-            if ok:
-                best_reps.append(rep)
+                guess = best_reps[0] if best_reps else engine.best_guess()
+                return result(STATUS_LIMIT, None, [], [], None, [value, value], None, guess)
+        if ok:
+            best_reps.append(rep)
 
     best = [c for r in best_reps for c in groups[r]]
     cards = None
@@ -189,7 +209,7 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
         for rep in engine.move_codes():
             done, ok = _optimal(engine, rep, value)
             if not done:
-                return result(STATUS_LIMIT, None, best, [], cards, [value, value])
+                return result(STATUS_LIMIT, None, best, [], cards, [value, value], None, best_reps[0])
             if ok:
                 break
         else:  # pragma: no cover - the value is kept along an optimal line
@@ -197,14 +217,3 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
         line.append(names[rep])
         engine.play(rep)
     return result(STATUS_OK, value, best, line, cards)
-
-
-def _partial_bounds(engine: Engine, maximizing: bool, proven: list, current: tuple) -> list[int]:
-    """Root bounds when a limit stopped the per-card values part way."""
-    lo, hi = engine.bounds()
-    known = proven + [current]
-    if maximizing:
-        lo = max([lo] + [p[0] for p in known])
-    else:
-        hi = min([hi] + [p[1] for p in known])
-    return [lo, hi]

@@ -78,6 +78,7 @@ cdef class Engine:
                 if (params["deck"][k] >> b) & 1 and g.cls[k][b] == 0:
                     g.plain[k] |= <uint32_t>1 << b
         self.ctx.features = features
+        self.ctx.root_best = -1
         for k in range(128):
             self.ctx.killer[k] = -1
         g.talon_len = len(params["talon_points"])
@@ -171,8 +172,10 @@ cdef class Engine:
         ``guess``: a value known to be close (the search steps from it)."""
         cdef int lo = 0, hi = 0, done, has_guess = guess is not None
         cdef int g_ = guess if has_guess else 0
+        self.ctx.root = &self.root
         with nogil:
-            done = exact(&self.g, &self.root, &self.ctx, g_, has_guess, &lo, &hi)
+            done = exact(&self.g, &self.root, &self.ctx, g_, has_guess, VALUE_MIN, VALUE_MAX,
+                         &lo, &hi)
         return bool(done), lo, hi
 
     def at_least(self, int target):
@@ -182,14 +185,17 @@ cdef class Engine:
             r = test(&self.g, &self.root, target, &self.ctx)
         return not self.ctx.abort, bool(r)
 
-    def child_value(self, int code, guess=None):
-        """(complete, lo, hi) of the position after the seat to play plays ``code``."""
+    def child_value(self, int code, guess=None, at_least=None, at_most=None):
+        """(complete, lo, hi) of the position after the seat to play plays ``code``.
+        ``at_least``/``at_most``: bounds already known (they save probes)."""
         cdef State child = self.root
         cdef int lo = 0, hi = 0, done, has_guess = guess is not None
         cdef int g_ = guess if has_guess else 0
+        cdef int klo = VALUE_MIN if at_least is None else at_least
+        cdef int khi = VALUE_MAX if at_most is None else at_most
         play(&self.g, &child, code)
         with nogil:
-            done = exact(&self.g, &child, &self.ctx, g_, has_guess, &lo, &hi)
+            done = exact(&self.g, &child, &self.ctx, g_, has_guess, klo, khi, &lo, &hi)
         return bool(done), lo, hi
 
     def child_at_least(self, int code, int target):
@@ -201,9 +207,26 @@ cdef class Engine:
             r = test(&self.g, &child, target, &self.ctx)
         return not self.ctx.abort, bool(r)
 
+    def best_guess(self):
+        """The best card the last probe at the root found (a proven good card when the
+        probe succeeded), or None: what a stopped search can still offer."""
+        return self.ctx.root_best if 0 <= self.ctx.root_best < 255 else None
+
+    def child_bounds(self, int code):
+        """The cheap (lo, hi) bounds after ``code``."""
+        cdef State child = self.root
+        cdef int lo = 0, hi = 0
+        cdef uint32_t used = 0
+        play(&self.g, &child, code)
+        bounds(&self.g, &child, &lo, &hi, &used, self.ctx.features)
+        if child.trick_no == self.g.tricks:
+            lo = hi = final_value(&self.g, &child.acc)
+        return lo, hi
+
     def play(self, int code):
         """Play ``code`` at the root (the table stays warm for the next search)."""
         play(&self.g, &self.root, code)
+        self.ctx.root_best = -1
 
     def bounds(self):
         """The cheap (lo, hi) bounds of the root."""

@@ -185,6 +185,8 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     if bound > hi:
         bound = hi
         rel[TAROCK] |= brel
+    if s == ctx.root:
+        ctx.root_best = best
     if use_table:
         kvec = kvec_of(ctx, &key, rel)
         if bound >= target:

@@ -47,6 +47,8 @@ cdef struct Ctx:
     int abort
     int features
     int killer[128]              # the last card that cut at each (trick, seat)
+    const State* root            # the position being solved, and the best card its last
+    int root_best                # probe found there (the answer of a stopped search)
     # the driver's last probes, for measuring it: target, answer, nodes
     int ntrace
     int trace_target[64]
