@@ -12,7 +12,7 @@ PARTS = {"atout": "atout", "atout.solver": "solver", "atout.client": "client",
 
 extensions = [
     Extension("atout.solver._search", ["solver/_search.pyx"],
-              extra_compile_args=["-O3"]),
+              extra_compile_args=["-O3", "-pthread"], extra_link_args=["-pthread"]),
 ]
 
 setup(

@@ -12,7 +12,7 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import whole_number
+    from .cli import add_threads_option, whole_number
 
     p = sub.add_parser("analyze", help="analyse played deals card by card, double dummy")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
@@ -27,6 +27,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
                    help="give up a deal after S seconds (a line on stderr, exit status 1)")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
                    help="transposition table size in MB (default 256)")
+    add_threads_option(p)
     p.set_defaults(run=run)
 
 
@@ -34,7 +35,7 @@ def run(args) -> int:
     from atout.errors import PositionError
     from atout.solver.analyze import AnalysisLimit, analyze
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, default_threads
     from atout.jsonl import read_records
 
     from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
@@ -55,7 +56,8 @@ def run(args) -> int:
                 else:
                     try:
                         report = searches.run(analyze, pos, start=start,
-                                              time_limit=args.time_limit, tt_mb=args.tt_mb)
+                                              time_limit=args.time_limit, tt_mb=args.tt_mb,
+                                              threads=args.threads or default_threads())
                     except AnalysisLimit as e:
                         if searches.interrupted:
                             # what was analysed before Ctrl-C, then stop

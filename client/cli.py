@@ -17,6 +17,7 @@ status says whether anything was wrong.
 from __future__ import annotations
 
 import argparse
+import os
 import importlib
 import json
 import sys
@@ -77,6 +78,24 @@ def emit_error(rec, error=None) -> None:
     error = error or rec.error
     print(f"{rec.label}: {error.field}: {error.reason}", file=sys.stderr)
     _emit({"id": rec.id, "status": "error", "field": error.field, "reason": error.reason})
+
+
+def default_threads() -> int:
+    """Every core of this machine (at most 8): what one solve or analysis uses by default."""
+    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else (os.cpu_count() or 1)))
+
+
+def add_threads_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--threads", type=_threads, metavar="N",
+                   help=f"threads for each search, 1 to 8 (default: every core, here {default_threads()})")
+
+
+def _threads(text: str) -> int:
+    n = _positive_int(text)
+    if n > 8:
+        raise argparse.ArgumentTypeError("at most 8 threads")
+    return n
 
 
 def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None:

@@ -6,11 +6,12 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import add_search_options
+    from .cli import add_search_options, add_threads_option
 
     p = sub.add_parser("solve", help="solve positions double dummy (JSON Lines in and out)")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     add_search_options(p)
+    add_threads_option(p)
     p.add_argument("--text", action="store_true",
                    help="the result in words (who makes the contract, the scores, the best cards)")
     p.add_argument("--ascii", action="store_true", help="with --text: suits as letters, no symbols")
@@ -25,7 +26,7 @@ def run(args) -> int:
     from atout.errors import PositionError
     from atout.solver import solve
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, emit_error
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, default_threads, emit_error
     from atout.jsonl import read_records
 
     from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
@@ -42,7 +43,7 @@ def run(args) -> int:
             try:
                 result = searches.run(solve, rec.position, all_cards=args.all_cards,
                                       time_limit=args.time_limit, node_limit=args.node_limit,
-                                      tt_mb=args.tt_mb)
+                                      tt_mb=args.tt_mb, threads=args.threads or default_threads())
             except MemoryError as e:
                 bad += 1
                 emit_error(rec, PositionError("tt_mb", str(e) or "out of memory"))

@@ -91,13 +91,15 @@ def _optimal(engine: Engine, code: int, value: int) -> tuple[bool, bool]:
 
 def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
           node_limit: int | None = None, tt_mb: int | None = None,
-          cancel: Cancel | None = None, features: int = DEFAULT_FEATURES) -> SolveResult:
+          cancel: Cancel | None = None, threads: int = 1,
+          features: int = DEFAULT_FEATURES) -> SolveResult:
     """Solve ``position`` (a Position or a position JSON object) double dummy.
 
     ``time_limit`` (seconds), ``node_limit`` and ``cancel`` (a :class:`Cancel` set from
     another thread) stop the search cleanly: the result then has status ``limit``, the
     proven ``bounds`` and ``stopped_by``.  ``tt_mb`` bounds the memory of the
-    transposition table (default 256 MB).  ``features`` switches search techniques off
+    transposition table (default 256 MB).  ``threads`` (1 to 8) searches with that many
+    threads on one table (the node limit then counts each thread's nodes).  ``features`` switches search techniques off
     (see ``FEATURES``): for measuring them and checking the search against its plain self.
     """
     if not isinstance(position, Position):
@@ -108,6 +110,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
         raise ValueError("node_limit must be a positive whole number")
     if tt_mb is not None and (int(tt_mb) != tt_mb or tt_mb <= 0):
         raise ValueError("tt_mb must be a positive whole number")
+    check_threads(threads)
     started = time.perf_counter()
     if position.is_finished():
         out = position.outcome()
@@ -115,6 +118,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
                            time.perf_counter() - started)
 
     engine = make_engine(position, tt_mb, features)
+    engine.set_threads(threads)
     engine.set_limits(int(node_limit or 0), float(time_limit or 0))
     if cancel is not None:
         cancel.attach(engine)
@@ -123,6 +127,11 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
     finally:
         if cancel is not None:
             cancel.detach(engine)
+
+
+def check_threads(threads) -> None:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 8:
+        raise ValueError("threads must be a whole number from 1 to 8")
 
 
 def _stopped_by(engine: Engine, node_limit, cancel) -> str:

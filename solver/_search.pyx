@@ -33,6 +33,8 @@ include "moves.pxi"
 include "probe.pxi"
 include "driver.pxi"
 
+DEF THREADS_MIN_TRICKS = 5
+
 # -- the Python face -----------------------------------------------------------------------------
 
 cdef class Engine:
@@ -44,9 +46,12 @@ cdef class Engine:
     cdef Game g
     cdef State root
     cdef Ctx ctx
+    cdef Ctx helpers[MAXTHREADS - 1]     # the contexts of threads 1.. (they share the table)
+    cdef int threads
+    cdef int stop_flag
     cdef void* raw_table
 
-    def __cinit__(self, dict params, int tt_mb, int features=FEAT_ALL & ~FEAT_KILLER):
+    def __cinit__(self, dict params, int tt_mb, int features=FEAT_DEFAULT):
         cdef uint64_t buckets = 1
         cdef int k, b, seat
         cdef Game* g = &self.g
@@ -54,6 +59,10 @@ cdef class Engine:
         memset(&self.g, 0, sizeof(Game))
         memset(&self.root, 0, sizeof(State))
         memset(&self.ctx, 0, sizeof(Ctx))
+        memset(self.helpers, 0, sizeof(self.helpers))
+        self.threads = 1
+        self.stop_flag = 0
+        self.ctx.stop = &self.stop_flag
         g.kind = params["kind"]; g.seats = params["seats"]; g.tricks = params["tricks"]
         g.excuse = params["excuse"]; g.maxcamp = params["maxcamp"]
         g.trumps_win = params["trumps_win"]; g.overtrump = params["overtrump"]
@@ -110,6 +119,14 @@ cdef class Engine:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.ctx.mask = buckets - 1
 
+    cdef int exact(self, const State* s, int guess, int has_guess, int known_lo, int known_hi,
+                   int* lo, int* hi) noexcept nogil:
+        # Threads pay off only where a probe takes a while: not in the last few tricks.
+        if self.threads > 1 and self.g.tricks - s.trick_no >= THREADS_MIN_TRICKS:
+            return exact_threads(&self.g, s, &self.ctx, self.helpers, self.threads, guess,
+                                 has_guess, known_lo, known_hi, lo, hi)
+        return exact(&self.g, s, &self.ctx, guess, has_guess, known_lo, known_hi, lo, hi)
+
     def __dealloc__(self):
         free(self.raw_table)
 
@@ -118,9 +135,17 @@ cdef class Engine:
         self.ctx.node_limit = self.ctx.nodes + node_limit if node_limit else 0
         self.ctx.deadline = now() + seconds if seconds > 0 else 0.0
         self.ctx.abort = 0
+        self.stop_flag = 0
+
+    def set_threads(self, int threads):
+        """Search with this many threads (1 to 8), all on the one table."""
+        if not 1 <= threads <= MAXTHREADS:
+            raise ValueError(f"threads must be from 1 to {MAXTHREADS}")
+        self.threads = threads
 
     def stop(self):
         """Ask a running search to stop (safe from another thread)."""
+        self.stop_flag = 1
         self.ctx.abort = 1
 
     @property
@@ -151,14 +176,14 @@ cdef class Engine:
     def move_codes(self):
         """One code per group of equivalent legal cards, in search order."""
         cdef int mv[MAXMOVES]
-        cdef int n = moves(&self.g, &self.root, mv, -1, -1)
+        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL)
         return [mv[i] for i in range(n)]
 
     def groups(self):
         """Legal codes grouped by equivalence: {representative: [codes...]}."""
         cdef uint32_t c[5]
         cdef int mv[MAXMOVES]
-        cdef int n = moves(&self.g, &self.root, mv, -1, -1)
+        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL)
         legal(&self.g, &self.root, c)
         reps = sorted(mv[i] for i in range(n))
         out = {r: [] for r in reps}
@@ -174,8 +199,7 @@ cdef class Engine:
         cdef int g_ = guess if has_guess else 0
         self.ctx.root = &self.root
         with nogil:
-            done = exact(&self.g, &self.root, &self.ctx, g_, has_guess, VALUE_MIN, VALUE_MAX,
-                         &lo, &hi)
+            done = self.exact(&self.root, g_, has_guess, VALUE_MIN, VALUE_MAX, &lo, &hi)
         return bool(done), lo, hi
 
     def at_least(self, int target):
@@ -195,7 +219,7 @@ cdef class Engine:
         cdef int khi = VALUE_MAX if at_most is None else at_most
         play(&self.g, &child, code)
         with nogil:
-            done = exact(&self.g, &child, &self.ctx, g_, has_guess, klo, khi, &lo, &hi)
+            done = self.exact(&child, g_, has_guess, klo, khi, &lo, &hi)
         return bool(done), lo, hi
 
     def child_at_least(self, int code, int target):
@@ -246,7 +270,10 @@ cdef class Engine:
 
 #: the techniques that can be switched off (``Engine(..., features=...)``), by name
 FEATURES = {"partition": FEAT_PARTITION, "sure": FEAT_SURE, "killer": FEAT_KILLER,
-            "small": FEAT_SMALL}
+            "small": FEAT_SMALL, "points": FEAT_POINTS}
 ALL_FEATURES = FEAT_ALL
-#: what the engine uses unless told otherwise: the cut-off memory measured worse (docs/search.md)
-DEFAULT_FEATURES = FEAT_ALL & ~FEAT_KILLER
+#: for tests only: a pattern that forgets trick winners (too general, so wrong)
+LOOSE_FOR_TESTS = FEAT_LOOSE
+#: what the engine uses unless told otherwise: the cut-off memory and the point-aware runs
+#: measured worse on the bench sets (docs/search.md), so they stay off
+DEFAULT_FEATURES = FEAT_DEFAULT

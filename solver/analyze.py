@@ -27,7 +27,7 @@ from typing import Any
 from atout.cards import token
 from atout.position import Position, parse_position
 
-from . import _optimal, make_engine
+from . import _optimal, check_threads, make_engine
 from .cancel import Cancel
 from .params import card_of_code, code_of
 
@@ -45,13 +45,14 @@ class AnalysisLimit(Exception):
 
 def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
             tt_mb: int | None = None, reuse_table: bool = True,
-            cancel: Cancel | None = None) -> dict:
+            cancel: Cancel | None = None, threads: int = 1) -> dict:
     """Analyse the cards of ``position`` (a Position or a position JSON object).
 
     ``start``: how many of the played cards to take as given; the analysis begins
     after them (default 0: from the first card).  ``time_limit`` (seconds) bounds the
     whole analysis; when it runs out, or ``cancel`` (a :class:`~atout.solver.Cancel`) is
-    set from another thread, :class:`AnalysisLimit` is raised.  Bad input
+    set from another thread, :class:`AnalysisLimit` is raised.  ``threads``: threads per
+    search (1 to 8), on one table.  Bad input
     raises :class:`~atout.errors.PositionError`.
 
     Returns ``{"id", "start_value", "plays": [{"index", "seat", "card", "value_before",
@@ -68,6 +69,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
         raise ValueError("time_limit must be greater than 0")
     if tt_mb is not None and (int(tt_mb) != tt_mb or tt_mb <= 0):
         raise ValueError("tt_mb must be a positive whole number")
+    check_threads(threads)
 
     rules = position.rules
     names = card_of_code(rules)
@@ -90,6 +92,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
 
     def fresh_engine():
         e = make_engine(node, tt_mb)
+        e.set_threads(threads)
         e.set_limits(0, deadline_left())
         if cancel is not None:
             cancel.attach(e)

@@ -65,3 +65,135 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     lo_out[0] = lo
     hi_out[0] = hi
     return not ctx.abort
+
+
+# -- several threads ------------------------------------------------------------------------
+#
+# With more than one thread, each round of the driver asks several questions at once —
+# "≥ t1?", "≥ t2?", … spread over what is left of the range — one thread each, all on the
+# one table (entries are checked, so a torn entry is never read).  The first answer
+# often settles the others' questions ("≥ t2" proven settles "≥ t1"): those threads stop
+# at once.  (Spare threads on the same question with another move order — lazy SMP — were
+# tried: slower, docs/search.md.)  Each round narrows the range more than a single probe, and the probes help
+# each other through the table.  The engine's own thread is thread 0.
+
+DEF MAXTHREADS = 8
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    int pthread_create(pthread_t* thread, const void* attr, void* (*start)(void*) noexcept nogil,
+                       void* arg)
+    int pthread_join(pthread_t thread, void** result)
+
+
+cdef struct Question:
+    const Game* g
+    const State* s
+    Ctx* ctx
+    int target
+    int value
+    int answered                 # 1 when the probe finished (not stopped)
+    Question* round              # every question of the round
+    int count
+
+
+cdef void ask(Question* q) noexcept nogil:
+    cdef uint32_t rel[5]
+    cdef int v, j
+    cdef Question* o
+    q.answered = 0
+    v = probe(q.g, q.s, q.target, q.ctx, rel)
+    if q.ctx.abort or q.ctx.implied:
+        return
+    q.value = v
+    q.answered = 1
+    for j in range(q.count):
+        o = &q.round[j]
+        if o != q and ((v >= q.target and o.target <= v) or (v < q.target and o.target > v)):
+            o.ctx.implied = 1
+
+
+cdef void* ask_thread(void* arg) noexcept nogil:
+    ask(<Question*>arg)
+    return NULL
+
+
+cdef int exact_threads(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int threads,
+                       int guess, int has_guess, int known_lo, int known_hi,
+                       int* lo_out, int* hi_out) noexcept nogil:
+    """:func:`exact` on ``threads`` threads (``helpers``: the contexts of threads 1..)."""
+    cdef int lo, hi, m, i, size, first = 1
+    cdef uint64_t start[MAXTHREADS]
+    cdef uint32_t used = 0
+    cdef Question q[MAXTHREADS]
+    cdef pthread_t tid[MAXTHREADS]
+    cdef int started[MAXTHREADS]
+    cdef Ctx* c
+    bounds(g, s, &lo, &hi, &used, ctx.features)
+    if s.trick_no == g.tricks:
+        lo = final_value(g, &s.acc)
+        hi = lo
+    if known_lo > lo:
+        lo = known_lo
+    if known_hi < hi:
+        hi = known_hi
+    ctx.ntrace = 0
+    while lo < hi and not ctx.abort:
+        # the round's targets, lowest first, in (lo, hi]
+        size = hi - lo
+        m = threads if threads < size else size
+        for i in range(m):
+            if first and has_guess:
+                q[i].target = guess + i                  # "≥ guess?", "≥ guess + 1?", …
+            elif m == 1:
+                q[i].target = lo + (size + 1) // 2           # bisection
+            elif size <= threads:
+                q[i].target = lo + 1 + i                     # every value left, one each
+            else:
+                q[i].target = lo + ((i + 1) * size + m) // (m + 1)   # evenly spread
+            if q[i].target <= lo:
+                q[i].target = lo + 1
+            if q[i].target > hi:
+                q[i].target = hi
+        first = 0
+        for i in range(m):
+            c = ctx if i == 0 else &helpers[i - 1]
+            if i > 0:
+                c.table, c.mask, c.features = ctx.table, ctx.mask, ctx.features
+                c.deadline, c.node_limit, c.stop = ctx.deadline, ctx.node_limit, ctx.stop
+                c.root = ctx.root
+                c.abort = 0
+            c.implied = 0
+            start[i] = c.nodes
+            q[i].g, q[i].s, q[i].ctx = g, s, c
+            q[i].round, q[i].count = q, m
+            q[i].answered = 0
+        for i in range(1, m):
+            started[i] = pthread_create(&tid[i], NULL, ask_thread, &q[i]) == 0
+            if not started[i]:
+                ask(&q[i])                             # no thread to be had: ask here
+        ask(&q[0])
+        for i in range(1, m):
+            if started[i]:
+                pthread_join(tid[i], NULL)
+        for i in range(m):
+            c = q[i].ctx
+            if i > 0:
+                ctx.nodes += c.nodes - start[i]
+                if c.abort:
+                    ctx.abort = 1
+            if q[i].answered:
+                if ctx.ntrace < 64:
+                    ctx.trace_target[ctx.ntrace] = q[i].target
+                    ctx.trace_value[ctx.ntrace] = q[i].value
+                    ctx.trace_nodes[ctx.ntrace] = c.nodes - start[i]
+                    ctx.ntrace += 1
+                if q[i].value >= q[i].target:
+                    if q[i].value > lo:
+                        lo = q[i].value if q[i].value < hi else hi
+                elif q[i].value < hi:
+                    hi = q[i].value if q[i].value > lo else lo
+        ctx.implied = 0
+    lo_out[0] = lo
+    hi_out[0] = hi
+    return not ctx.abort

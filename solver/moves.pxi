@@ -2,16 +2,36 @@ DEF KILLER_BONUS = 150            # a tie-break among guesses, not above them: m
 
 # -- move generation ---------------------------------------------------------------------------
 
-cdef int moves(const Game* g, const State* s, int* out, int first_code, int killer) noexcept nogil:
+cdef inline int camp_wins_with(const Game* g, const State* s, int code) noexcept nogil:
+    """The last card of a trick: the camp that wins the trick if it is ``code``."""
+    cdef int cards[MAXSEATS]
+    cdef int k, w
+    for k in range(s.trick_len):
+        cards[k] = s.tcard[k]
+    cards[s.trick_len] = code
+    w = winning_index(g, cards, s.trick_len + 1)
+    return g.camp[s.tseat[w] if w < s.trick_len else to_play(g, s)]
+
+
+cdef int moves(const Game* g, const State* s, int* out, int first_code, int killer,
+               int point_aware, uint32_t* mrel) noexcept nogil:
     """Legal cards, one per group of equivalent cards, best guesses first: ``first_code``
     (the table's best card), then ``killer`` (the last card that cut at this depth), then
-    by a simple guess of what is good for the seat's camp."""
+    by a simple guess of what is good for the seat's camp.
+
+    Equivalent: same points, nothing alive between them, nothing special.  With
+    ``point_aware``, the last card of a trick also takes one card of a run of adjacent
+    cards whose points differ: the most points when its camp wins the trick, the fewest
+    when it loses (the run's cards have the same power now and later, so the other
+    cards only move points to the wrong camp).  A plain card of such a run goes into
+    ``mrel``: it must stay next to the honour in every position a table pattern covers
+    (honours lie above every plain card, so two honours stay neighbours anyway)."""
     cdef uint32_t c[5]
     cdef uint32_t live[5]
     cdef uint32_t m, between
-    cdef int n = 0, k, b, prev, p, seat = to_play(g, s), code, i, j, tmp
+    cdef int n = 0, k, b, prev, p, seat = to_play(g, s), code, i, j, tmp, rep
     cdef int score[MAXMOVES]
-    cdef int win = -1, win_camp = -1, mine, last_to_play, pts, wins, sc
+    cdef int win = -1, win_camp = -1, mine, last_to_play, pts, wins, sc, keep_most = 0
     legal(g, s, c)
     for k in range(5):
         live[k] = 0
@@ -25,6 +45,7 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
             win_camp = g.camp[s.tseat[win]]
     mine = g.camp[seat]
     last_to_play = s.trick_len == g.seats - 1
+    point_aware = point_aware and last_to_play
     for k in range(5):
         m = c[k]
         prev = -1
@@ -32,14 +53,22 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
             b = low_bit(m)
             m &= m - 1
             code = k * 32 + b
-            # Same points, nothing alive between, nothing special: the same card.
-            if prev >= 0 and not ((g.special[k] >> b) & 1) and not ((g.special[k] >> prev) & 1) \
-                    and g.value_points[k][b] == g.value_points[k][prev]:
+            if prev >= 0 and not ((g.special[k] >> b) & 1) and not ((g.special[k] >> prev) & 1):
                 between = live[k] & ((<uint32_t>1 << b) - 1) & ~((<uint32_t>2 << prev) - 1)
                 if (between & ~s.hand[seat][k]) == 0:
-                    out[n - 1] = code          # keep the highest of the group
-                    prev = b
-                    continue
+                    rep = out[n - 1]
+                    if g.value_points[k][b] == g.value_points[k][rep & 31]:
+                        out[n - 1] = code      # the same card: keep the highest of the group
+                        prev = b
+                        continue
+                    if point_aware:
+                        keep_most = camp_wins_with(g, s, code) == mine
+                        if g.cls[k][rep & 31] == 0:
+                            mrel[k] |= <uint32_t>1 << (rep & 31)   # a plain card next to an honour
+                        if (g.value_points[k][b] > g.value_points[k][rep & 31]) == keep_most:
+                            out[n - 1] = code
+                        prev = b
+                        continue
             out[n] = code
             n += 1
             prev = b

@@ -94,9 +94,9 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     ctx.nodes += 1
     if (ctx.nodes & 1023) == 0:
         if (ctx.node_limit and ctx.nodes >= ctx.node_limit) or \
-                (ctx.deadline > 0 and now() > ctx.deadline):
+                (ctx.deadline > 0 and now() > ctx.deadline) or (ctx.stop != NULL and ctx.stop[0]):
             ctx.abort = 1
-    if ctx.abort:
+    if ctx.abort or ctx.implied:
         return 0
     if s.trick_no == g.tricks:
         return final_value(g, &s.acc)
@@ -128,9 +128,9 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
         nrel[k] = 0
         trel[k] = 0
     legal_relevance(g, s, nrel)
+    n = moves(g, s, mv, best, killer, ctx.features & FEAT_POINTS, nrel)
     for k in range(5):
         rel[k] = nrel[k]                 # rel gathers every child's cards until one cuts
-    n = moves(g, s, mv, best, killer)
     maximizing = g.camp[to_play(g, s)] == g.maxcamp
     bound = VALUE_MIN if maximizing else VALUE_MAX
     best = mv[0]
@@ -150,10 +150,11 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
             for k in range(5):
                 trel[k] = 0
             cards[s.trick_len] = mv[i]
-            trick_relevance(g, cards, g.seats, trel)
+            if not (ctx.features & FEAT_LOOSE):
+                trick_relevance(g, cards, g.seats, trel)
         play(g, &child, mv[i])
         v = probe(g, &child, target, ctx, crel)
-        if ctx.abort:
+        if ctx.abort or ctx.implied:
             return 0
         if maximizing:
             if v > bound:

@@ -44,7 +44,9 @@ cdef struct Ctx:
     uint64_t mask                # buckets - 1
     uint64_t nodes, node_limit
     double deadline
-    int abort
+    int abort                    # a limit or a stop: the search is over
+    int implied                  # another thread's probe answered this one's question
+    const int* stop              # the engine's stop switch (shared by its threads)
     int features
     int killer[128]              # the last card that cut at each (trick, seat)
     const State* root            # the position being solved, and the best card its last
