@@ -176,14 +176,14 @@ cdef class Engine:
     def move_codes(self):
         """One code per group of equivalent legal cards, in search order."""
         cdef int mv[MAXMOVES]
-        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL)
+        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL)
         return [mv[i] for i in range(n)]
 
     def groups(self):
         """Legal codes grouped by equivalence: {representative: [codes...]}."""
         cdef uint32_t c[5]
         cdef int mv[MAXMOVES]
-        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL)
+        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL)
         legal(&self.g, &self.root, c)
         reps = sorted(mv[i] for i in range(n))
         out = {r: [] for r in reps}
@@ -232,9 +232,15 @@ cdef class Engine:
         return not self.ctx.abort, bool(r)
 
     def best_guess(self):
-        """The best card the last probe at the root found (a proven good card when the
-        probe succeeded), or None: what a stopped search can still offer."""
-        return self.ctx.root_best if 0 <= self.ctx.root_best < 255 else None
+        """What a stopped search can still offer: the card with the best bound the probes
+        at the root proved (a card proven to reach the target when one did), else the
+        card the search would try first."""
+        cdef int mv[MAXMOVES]
+        if 0 <= self.ctx.root_best < 255:
+            return self.ctx.root_best
+        if moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL) > 0:
+            return mv[0]
+        return None
 
     def child_bounds(self, int code):
         """The cheap (lo, hi) bounds after ``code``."""
@@ -274,6 +280,6 @@ FEATURES = {"partition": FEAT_PARTITION, "sure": FEAT_SURE, "killer": FEAT_KILLE
 ALL_FEATURES = FEAT_ALL
 #: for tests only: a pattern that forgets trick winners (too general, so wrong)
 LOOSE_FOR_TESTS = FEAT_LOOSE
-#: what the engine uses unless told otherwise: the cut-off memory and the point-aware runs
-#: measured worse on the bench sets (docs/search.md), so they stay off
+#: what the engine uses unless told otherwise: the cut-off memory measured worse on the
+#: French sets (docs/search.md), so it stays off
 DEFAULT_FEATURES = FEAT_DEFAULT

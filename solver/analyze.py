@@ -105,10 +105,10 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
                              f"({len(report['plays'])} of {len(played) - start} cards analysed)",
                              report)
 
-    def node_value(e) -> int:
+    def node_value(e, guess=None) -> int:
         if e.finished():
             return e.final_value()
-        done, lo, _ = e.value()
+        done, lo, _ = e.value(guess)      # the value before the card: a close guess
         if not done:
             raise limit("while solving")
         return lo
@@ -147,7 +147,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
         if optimal:
             after = value
         else:
-            after = node_value(engine)
+            after = node_value(engine, value)
         cost = (value - after) if maximizing else (after - value)
         report["plays"].append({"index": index, "seat": seat, "card": token(c),
                                 "value_before": value, "value_after": after, "cost": cost,

@@ -37,7 +37,7 @@ DEF FEAT_ALL = 31
 # A deliberately wrong pattern (trick winners forgotten), only for the test that shows a
 # too-general pattern is caught: never part of FEAT_ALL.
 DEF FEAT_LOOSE = 32
-DEF FEAT_DEFAULT = FEAT_PARTITION | FEAT_SURE | FEAT_SMALL
+DEF FEAT_DEFAULT = FEAT_PARTITION | FEAT_SURE | FEAT_SMALL | FEAT_POINTS
 
 DEF FLAG_BIRD = 1
 DEF FLAG_KOENIG = 2

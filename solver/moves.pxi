@@ -14,23 +14,28 @@ cdef inline int camp_wins_with(const Game* g, const State* s, int code) noexcept
 
 
 cdef int moves(const Game* g, const State* s, int* out, int first_code, int killer,
-               int point_aware, uint32_t* mrel) noexcept nogil:
+               int point_aware, uint32_t* mrel, int* lows) noexcept nogil:
     """Legal cards, one per group of equivalent cards, best guesses first: ``first_code``
     (the table's best card), then ``killer`` (the last card that cut at this depth), then
     by a simple guess of what is good for the seat's camp.
 
     Equivalent: same points, nothing alive between them, nothing special.  With
     ``point_aware``, the last card of a trick also takes one card of a run of adjacent
-    cards whose points differ: the most points when its camp wins the trick, the fewest
-    when it loses (the run's cards have the same power now and later, so the other
-    cards only move points to the wrong camp).  A plain card of such a run goes into
+    cards whose points differ: the most points when that is good for its camp (its camp
+    wins the trick; in Trischaken, the analysed seat wins it and the card is the others'),
+    the fewest otherwise (the run's cards have the same power now and later, so the other
+    cards only move points the wrong way).  A plain card of such a run goes into
     ``mrel``: it must stay next to the honour in every position a table pattern covers
-    (honours lie above every plain card, so two honours stay neighbours anyway)."""
+    (honours lie above every plain card, so two honours stay neighbours anyway).
+    ``lows`` (or NULL): for each card returned, the bit of the lowest card of its group —
+    when the card's rank turns out to matter, its whole group must stay a group in the
+    positions a pattern covers (see probe)."""
     cdef uint32_t c[5]
     cdef uint32_t live[5]
     cdef uint32_t m, between
     cdef int n = 0, k, b, prev, p, seat = to_play(g, s), code, i, j, tmp, rep
     cdef int score[MAXMOVES]
+    cdef int low[MAXMOVES]
     cdef int win = -1, win_camp = -1, mine, last_to_play, pts, wins, sc, keep_most = 0
     legal(g, s, c)
     for k in range(5):
@@ -62,7 +67,9 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
                         prev = b
                         continue
                     if point_aware:
-                        keep_most = camp_wins_with(g, s, code) == mine
+                        # the value grows with camp 0's points in every game (Trischaken:
+                        # camp 0 is the analysed seat, whom the maximizing camp loads)
+                        keep_most = (camp_wins_with(g, s, code) == 0) == (mine == g.maxcamp)
                         if g.cls[k][rep & 31] == 0:
                             mrel[k] |= <uint32_t>1 << (rep & 31)   # a plain card next to an honour
                         if (g.value_points[k][b] > g.value_points[k][rep & 31]) == keep_most:
@@ -70,6 +77,7 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
                         prev = b
                         continue
             out[n] = code
+            low[n] = b
             n += 1
             prev = b
     # ordering by a simple guess of what is good for the seat's camp
@@ -98,13 +106,19 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
     for i in range(1, n):                       # insertion sort, n is small
         tmp = out[i]
         sc = score[i]
+        b = low[i]
         j = i - 1
         while j >= 0 and score[j] < sc:
             out[j + 1] = out[j]
             score[j + 1] = score[j]
+            low[j + 1] = low[j]
             j -= 1
         out[j + 1] = tmp
         score[j + 1] = sc
+        low[j + 1] = b
+    if lows != NULL:
+        for i in range(n):
+            lows[i] = low[i]
     return n
 
 

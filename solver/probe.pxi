@@ -81,6 +81,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     cdef int cut = 0, depth, killer = -1, last_card, low, suit
     cdef uint32_t skip[5]            # plain cards below these bits are known (see below)
     cdef int mv[MAXMOVES]
+    cdef int lows[MAXMOVES]          # the lowest card of each move's group of equivalent cards
     cdef int cards[MAXSEATS]
     cdef uint32_t brel = 0
     cdef uint32_t crel[5]
@@ -128,7 +129,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
         nrel[k] = 0
         trel[k] = 0
     legal_relevance(g, s, nrel)
-    n = moves(g, s, mv, best, killer, ctx.features & FEAT_POINTS, nrel)
+    n = moves(g, s, mv, best, killer, ctx.features & FEAT_POINTS, nrel, lows)
     for k in range(5):
         rel[k] = nrel[k]                 # rel gathers every child's cards until one cuts
     maximizing = g.camp[to_play(g, s)] == g.maxcamp
@@ -156,15 +157,23 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
         v = probe(g, &child, target, ctx, crel)
         if ctx.abort or ctx.implied:
             return 0
+        # The card stood for its whole group.  If its rank mattered, so do the others':
+        # the group must stay a group (nothing between its cards) wherever the pattern is used.
+        if ((crel[suit] | trel[suit]) >> (mv[i] & 31)) & 1 and lows[i] != (mv[i] & 31):
+            crel[suit] |= <uint32_t>1 << lows[i]
         if maximizing:
             if v > bound:
                 bound = v
                 best = mv[i]
+                if s == ctx.root:
+                    ctx.root_best = best         # what a search stopped now can offer
             cut = v >= target
         else:
             if v < bound:
                 bound = v
                 best = mv[i]
+                if s == ctx.root:
+                    ctx.root_best = best
             cut = v < target
         if cut:
             for k in range(5):           # only this child's answer counts

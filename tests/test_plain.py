@@ -61,6 +61,15 @@ def test_full_search_equals_plain_search(game):
         same(obj, DEFAULT_FEATURES)
 
 
+def test_trischaken_full_search_equals_plain_search():
+    """Trischaken turns the camps around (the maximizing camp loads the analysed seat with
+    points): the techniques must know it (the point-aware runs once did not)."""
+    rng = random.Random(1817)
+    for i in range(8 * SCALE):
+        obj = random_endgame(rng, "at4", 6 + i % 3, bid="trischaken", partial=bool(i % 2))
+        same(obj, DEFAULT_FEATURES)
+
+
 @pytest.mark.parametrize("feature", sorted(FEATURES))
 def test_each_technique_alone_equals_plain_search(feature):
     """Each technique switched on alone gives the plain answers too (fr4 and at4)."""

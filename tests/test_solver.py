@@ -156,6 +156,19 @@ def test_regression_positions():
             assert r.status == "ok" and r.outcome["value"] == r.value
 
 
+def test_partition_regressions():
+    """Positions where a table pattern was once too general (tests/data/
+    partition_regressions.jsonl), against the exhaustive reference.
+
+    trischaken-equal-cards-split: T5 and T11 of one hand were searched as one card; the
+    pattern kept only T11, so it also covered a hand of T5 and T2 with the opponent's T3
+    between them — where leading the low tarock forces the opponent to take the trick."""
+    path = os.path.join(os.path.dirname(__file__), "data", "partition_regressions.jsonl")
+    with open(path) as f:
+        for line in f:
+            check(json.loads(line))
+
+
 def test_a_full_table_changes_nothing():
     """A 1 MB table overflows on these positions; replacement must keep results exact."""
     rng = random.Random(21)
