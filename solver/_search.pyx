@@ -79,13 +79,10 @@ cdef class Engine:
             g.camp[seat] = params["camp"][seat]
         for k in range(5):
             g.special[k] = params["special"][k]
-            g.plain[k] = 0
             for b in range(32):
                 g.points[k][b] = params["points"][k][b]
                 g.value_points[k][b] = params["value_points"][k][b]
                 g.cls[k][b] = params["cls"][k][b]
-                if (params["deck"][k] >> b) & 1 and g.cls[k][b] == 0:
-                    g.plain[k] |= <uint32_t>1 << b
         self.ctx.features = features
         self.ctx.root_best = -1
         for k in range(128):
@@ -246,11 +243,8 @@ cdef class Engine:
         """The cheap (lo, hi) bounds after ``code``."""
         cdef State child = self.root
         cdef int lo = 0, hi = 0
-        cdef uint32_t used = 0
         play(&self.g, &child, code)
-        bounds(&self.g, &child, &lo, &hi, &used, self.ctx.features)
-        if child.trick_no == self.g.tricks:
-            lo = hi = final_value(&self.g, &child.acc)
+        value_range(&self.g, &child, self.ctx.features, VALUE_MIN, VALUE_MAX, &lo, &hi)
         return lo, hi
 
     def play(self, int code):
@@ -261,10 +255,7 @@ cdef class Engine:
     def bounds(self):
         """The cheap (lo, hi) bounds of the root."""
         cdef int lo = 0, hi = 0
-        cdef uint32_t used = 0
-        bounds(&self.g, &self.root, &lo, &hi, &used, self.ctx.features)
-        if self.root.trick_no == self.g.tricks:
-            lo = hi = final_value(&self.g, &self.root.acc)
+        value_range(&self.g, &self.root, self.ctx.features, VALUE_MIN, VALUE_MAX, &lo, &hi)
         return lo, hi
 
     def final_value(self):

@@ -71,7 +71,6 @@ cdef struct Game:
     # a table pattern may swap for each other, a unique class for every other card.
     int value_points[5][32]
     uint8_t cls[5][32]
-    uint32_t plain[5]            # the plain cards of each suit, as a mask
 
 
 cdef struct Acc:                 # what each camp has won so far

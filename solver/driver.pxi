@@ -1,6 +1,20 @@
 # The driver: from null-window probes to the exact value.
 
 
+cdef void value_range(const Game* g, const State* s, int features, int known_lo, int known_hi,
+                      int* lo, int* hi) noexcept nogil:
+    """Where the value can lie before any probe: the cheap bounds (the value itself at the
+    end of the deal), narrowed by bounds already known."""
+    cdef uint32_t used = 0
+    bounds(g, s, lo, hi, &used, features)
+    if s.trick_no == g.tricks:
+        lo[0] = hi[0] = final_value(g, &s.acc)
+    if known_lo > lo[0]:
+        lo[0] = known_lo
+    if known_hi < hi[0]:
+        hi[0] = known_hi
+
+
 cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess,
                int known_lo, int known_hi, int* lo_out, int* hi_out) noexcept nogil:
     """The exact value from fail-soft null-window probes; 0 if a limit stopped it (then
@@ -10,20 +24,13 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     start from it as MTD(f) does: "≥ guess?", then "≥ guess + 1?" — two probes when the
     guess is right — and gallop away from it (steps of 1, 2, 4, …) while the answers
     keep pointing the same way; once the value is bracketed, or without a guess,
-    bisection over what is left of the range the cheap bounds allow.  ``known_lo``/``known_hi``
-    narrow that range further (a card's value is at most its parent's at a max node).  Every probe returns a bound
-    past its target (fail-soft), so a step jumps over values the deal cannot reach."""
+    bisection over what is left of the range the cheap bounds allow.  ``known_lo`` and
+    ``known_hi`` narrow that range further (a card's value is at most its parent's at a
+    max node).  Every probe returns a bound past its target (fail-soft), so a step jumps
+    over values the deal cannot reach."""
     cdef int lo, hi, target, v, step = 1, direction = 0    # +1 galloping up, -1 down, 2 bisecting
     cdef uint32_t rel[5]
-    cdef uint32_t used = 0
-    bounds(g, s, &lo, &hi, &used, ctx.features)
-    if s.trick_no == g.tricks:
-        lo = final_value(g, &s.acc)
-        hi = lo
-    if known_lo > lo:
-        lo = known_lo
-    if known_hi < hi:
-        hi = known_hi
+    value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
     target = lo + (hi - lo + 1) // 2
     if has_guess:
         target = guess
@@ -124,19 +131,11 @@ cdef int exact_threads(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, in
     """:func:`exact` on ``threads`` threads (``helpers``: the contexts of threads 1..)."""
     cdef int lo, hi, m, i, size, first = 1
     cdef uint64_t start[MAXTHREADS]
-    cdef uint32_t used = 0
     cdef Question q[MAXTHREADS]
     cdef pthread_t tid[MAXTHREADS]
     cdef int started[MAXTHREADS]
     cdef Ctx* c
-    bounds(g, s, &lo, &hi, &used, ctx.features)
-    if s.trick_no == g.tricks:
-        lo = final_value(g, &s.acc)
-        hi = lo
-    if known_lo > lo:
-        lo = known_lo
-    if known_hi < hi:
-        hi = known_hi
+    value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
     ctx.ntrace = 0
     while lo < hi and not ctx.abort:
         # the round's targets, lowest first, in (lo, hi]

@@ -119,7 +119,6 @@ def _classes(rules: Rules, points: list[list[int]], special: list[int], counts_p
     ``cls``: 0 for a *plain* card — not special, worth the commonest (lowest) points —
     which a table pattern may exchange for another plain card of its suit held by the
     same seat; every other card (honours, bouts, called cards) a class of its own.
-    ``deck``: the cards of the pack, as suit masks.
     """
     value_points = [[pts if counts_points else 0 for pts in row] for row in points]
     deck = [0] * 5
@@ -134,4 +133,4 @@ def _classes(rules: Rules, points: list[list[int]], special: list[int], counts_p
         for b in range(32):
             if (deck[k] >> b) & 1 and ((special[k] >> b) & 1 or value_points[k][b] != plain_points):
                 cls[k][b] = b + 1
-    return dict(value_points=value_points, cls=cls, deck=deck)
+    return dict(value_points=value_points, cls=cls)
