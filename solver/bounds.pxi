@@ -1,24 +1,65 @@
-cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp, uint32_t* used) noexcept nogil:
-    """fr, at a trick start: the run of top trumps held by one camp (its bits), or 0.
+# Cheap bounds on the value at a trick start, from what each camp surely takes.
+#
+# Every bound here is something one camp can guarantee whatever the other does: the
+# points of a run of top trumps (they win their tricks whatever happens), the Excuse
+# (its camp can always play it in time), and the leader's quick tricks (masters the
+# others must follow).  The lower bound adds what the maximizing camp surely takes to
+# what it has; the upper bound takes what the other camp surely takes from what is
+# still in play.  Each bound also reports the cards whose owners it relied on, so that
+# a table entry proven by it covers only positions where it holds too.
 
-    The Excuse can beat them only in the slam case, so the run counts only when the
-    other camp does not hold the Excuse or this camp has already won a trick.
+
+cdef inline int card_worth(const Game* g, int k, int b) noexcept nogil:
+    """What a card adds to its camp's count: points (fr: half points), or in the at4
+    count in threes 3 * points - 2 (every card, 1 at least)."""
+    if g.kind == KIND_AT4 and g.standard:
+        return 3 * g.points[k][b] - 2
+    return g.points[k][b]
+
+
+cdef inline int worth_floor(const Game* g) noexcept nogil:
+    """The least any card adds to the camp winning its trick (priest5: most cards are 0)."""
+    return 0 if g.kind == KIND_PRIEST else 1
+
+
+cdef inline uint32_t trump_mask(const Game* g) noexcept nogil:
+    """The tarock bits that can win a trick: all of them in at4 (EX is the Sküs, the top),
+    all but EX elsewhere (the Excuse and the Narr never win; the fr slam case aside)."""
+    return 0x3FFFFF if g.excuse == EX_SKUS else 0x1FFFFF
+
+
+cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp, uint32_t* used) noexcept nogil:
+    """At a trick start, in a game where tarock is trump: the run of top trumps held by
+    one camp (its bits), or 0.  Each of them wins its trick or falls under a higher one of
+    the same camp.
+
+    fr: the Excuse beats them only in the slam case, so the run counts only when the
+    other camp does not hold the Excuse or this camp has already won a trick.  at4: a
+    Trull trick (Sküs, Mond and Pagat together) goes to the Pagat, so the run counts only
+    when that cannot happen against the camp.
     ``used``: the trumps whose owners this depends on (the run and the trump below it).
     """
     cdef uint32_t held[2]
-    cdef uint32_t all_trumps, run = 0
-    cdef int p, b, x, ex_camp = -1
+    cdef uint32_t all_trumps, run = 0, live = 0, trull = (1 << EXBIT) | (1 << 20) | 1
+    cdef int p, b, x, ex_camp = -1, pagat_camp = -1
+    if not g.trumps_win:
+        return 0
     held[0] = held[1] = 0
     for p in range(g.seats):
-        held[g.camp[p]] |= s.hand[p][TAROCK] & ~(<uint32_t>1 << EXBIT)
+        held[g.camp[p]] |= s.hand[p][TAROCK] & trump_mask(g)
+        live |= s.hand[p][TAROCK]
         if (s.hand[p][TAROCK] >> EXBIT) & 1:
             ex_camp = g.camp[p]
+        if s.hand[p][TAROCK] & 1:
+            pagat_camp = g.camp[p]
     all_trumps = held[0] | held[1]
     if not all_trumps:
         return 0
     b = top_bit(all_trumps)
     x = 0 if (held[0] >> b) & 1 else 1
-    if ex_camp == 1 - x and s.acc.tricks[x] == 0:
+    if g.excuse == EX_FRENCH and ex_camp == 1 - x and s.acc.tricks[x] == 0:
+        return 0
+    if g.trull and (live & trull) == trull and pagat_camp != x:
         return 0
     while all_trumps and (held[x] >> top_bit(all_trumps)) & 1:
         b = top_bit(all_trumps)
@@ -26,22 +67,215 @@ cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp, uint32_t* us
         all_trumps &= ~(<uint32_t>1 << b)
     camp[0] = x
     used[0] = run | ((<uint32_t>1 << top_bit(all_trumps)) if all_trumps else 0)
+    if g.trull:
+        used[0] |= live & trull
     return run
+
+
+cdef int sure_run_worth(const Game* g, const State* s, uint32_t run, int camp,
+                        int tricks_left, int* bouts) noexcept nogil:
+    """What a camp surely takes with its run of top trumps: the trumps themselves and, in
+    the tricks they win, at least the floor for every other card.  A seat holding t of
+    them plays them in t different tricks, all its camp's.  (fr: not in the last trick,
+    where the camp's own Excuse, if it plays it there, changes camp.)"""
+    cdef int t = 0, p, k, n, total = 0
+    for p in range(g.seats):
+        n = popcount(run & s.hand[p][TAROCK])
+        if g.camp[p] == camp and n > t:
+            t = n
+    if g.kind != KIND_FRENCH or tricks_left >= 2:
+        total = (t * g.seats - popcount(run)) * worth_floor(g)
+    while run:
+        k = low_bit(run)
+        run &= run - 1
+        total += card_worth(g, TAROCK, k)
+        bouts[0] += k == 0 or k == 20
+    return total
+
+
+cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run,
+                           int tricks_left) noexcept nogil:
+    """What a camp surely takes with the trumps of one of its seats, however low: every
+    card gets played, so a seat's n trumps fall in n different tricks, and a trick that
+    holds no higher trump of the other camp is the camp's.  The other camp's m trumps
+    spoil at most one each (at4: its Pagat, which can win a Trull trick, is among them;
+    fr: its Excuse may also take the last trick in the slam case).  So the seat's trumps
+    win at least n - m tricks: its run trumps (sure anyway) and, for the rest, its
+    cheapest other trumps; plus the floor for every other card of those tricks.  Only
+    how many trumps each seat holds (and the bouts' owners) decides it, no rank."""
+    cdef int p, m = 0, k, r, best = 0, total, i, j, tmp, nw, slam = 0
+    cdef uint32_t mine, others, m_run
+    cdef int worth[22]
+    if not g.trumps_win:
+        return 0
+    for p in range(g.seats):
+        if g.camp[p] != camp:
+            m += popcount(s.hand[p][TAROCK] & trump_mask(g))
+            if g.excuse == EX_FRENCH and (s.hand[p][TAROCK] >> EXBIT) & 1 and \
+                    s.acc.tricks[camp] == 0:
+                slam = 1
+    for p in range(g.seats):
+        if g.camp[p] != camp:
+            continue
+        mine = s.hand[p][TAROCK] & trump_mask(g)
+        k = popcount(mine) - m - slam
+        r = popcount(mine & run)
+        if k <= 0 and r == 0:
+            continue
+        total = 0
+        m_run = mine & run
+        while m_run:
+            i = low_bit(m_run)
+            m_run &= m_run - 1
+            total += card_worth(g, TAROCK, i)
+        others = mine & ~run
+        nw = 0
+        while others:
+            i = low_bit(others)
+            others &= others - 1
+            worth[nw] = card_worth(g, TAROCK, i)
+            nw += 1
+        for i in range(1, nw):           # insertion sort, cheapest first
+            tmp = worth[i]
+            j = i - 1
+            while j >= 0 and worth[j] > tmp:
+                worth[j + 1] = worth[j]
+                j -= 1
+            worth[j + 1] = tmp
+        for i in range(k - r if k - r < nw else nw):
+            total += worth[i]
+        if g.kind != KIND_FRENCH or tricks_left >= 2:
+            total += (k if k > r else r) * (g.seats - 1) * worth_floor(g)
+        if total > best:
+            best = total
+    return best
+
+
+cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used) noexcept nogil:
+    """At a trick start: what the leader's camp surely takes by cashing the leader's
+    masters in the plain suits, as DDS's quick tricks, in at most ``cap`` tricks.
+
+    A round of a suit is sure when the leader's card is above every other card of the
+    suit and every other seat must follow it (holds a card of the suit) or cannot win
+    it with a tarock (holds none; in at4 colour games tarock never wins a suit trick,
+    but for the Pagat of a Trull trick):
+    no tarock enters the trick, so it is none of the sure-trump tricks, and the leader
+    wins it and leads again.  A round is worth the leader's card plus the floor for
+    every other card.  Past the cap, the best rounds count: a position with more rounds
+    then never gets a lower bound (the table relies on it).
+    ``used``: the masters counted in each suit (the pattern keeps the cards above them)."""
+    cdef int L = s.leader, k, p, j, q, n = 0, i, tmp, total = 0, can_trump
+    cdef uint32_t mine, others, live, trull = (1 << EXBIT) | (1 << 20) | 1
+    cdef int value[56]
+    cdef int trumps[MAXSEATS]
+    if cap <= 0 or (g.called_code >= 0 and s.trick_no == 0):
+        return 0                             # (fr5: the called suit may not open the deal)
+    if g.top_lead and s.hand[L][TAROCK]:
+        return 0                             # (the highest tarock must lead)
+    live = 0
+    for p in range(g.seats):
+        live |= s.hand[p][TAROCK]
+    # at4 colour games: tarock never wins a suit trick, except the Pagat of a Trull trick
+    can_trump = g.trumps_win or (g.trull and (live & trull) == trull)
+    for p in range(g.seats):
+        trumps[p] = can_trump and (s.hand[p][TAROCK] & trump_mask(g)) != 0
+    for k in range(4):
+        mine = s.hand[L][k]
+        others = 0
+        for p in range(g.seats):
+            if p != L:
+                others |= s.hand[p][k]
+        q = 0
+        while mine:
+            j = top_bit(mine)
+            if others and j < top_bit(others):
+                break                        # no longer the master
+            q += 1
+            for p in range(g.seats):         # round q: everyone else follows or cannot trump
+                if p != L and trumps[p] and popcount(s.hand[p][k]) < q:
+                    q = -1
+                    break
+            if q < 0:
+                break
+            value[n] = card_worth(g, k, j) + (g.seats - 1) * worth_floor(g)
+            n += 1
+            used[k] |= <uint32_t>1 << j
+            mine &= ~(<uint32_t>1 << j)
+    for i in range(1, n):                    # insertion sort, best rounds first
+        tmp = value[i]
+        j = i - 1
+        while j >= 0 and value[j] < tmp:
+            value[j + 1] = value[j]
+            j -= 1
+        value[j + 1] = tmp
+    for i in range(n if n < cap else cap):
+        total += value[i]
+    return total
+
+
+cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* won_trick,
+                        uint32_t* used) noexcept nogil:
+    """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts),
+    ``won_trick``: whether each camp surely wins a trick.  Returns the camp of a sure run
+    that holds the petit (T1), or -1."""
+    cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
+    cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w
+    cdef uint32_t run
+    sure[0] = sure[1] = bouts[0] = bouts[1] = won_trick[0] = won_trick[1] = 0
+    run = sure_trumps(g, s, &run_camp, &used[TAROCK])
+    if run:
+        won_trick[run_camp] = 1
+        sure[run_camp] += sure_run_worth(g, s, run, run_camp, tricks_left, &bouts[run_camp])
+        if run & 1:
+            petit_camp = run_camp
+    for c in range(2):
+        # the same tricks counted another way: keep the better count
+        w = long_trumps_worth(g, s, c, run if (run and run_camp == c) else 0, tricks_left)
+        if w > sure[c]:
+            sure[c] = w
+        if w:
+            won_trick[c] = 1
+    cap = tricks_left
+    if g.kind == KIND_FRENCH:
+        for p in range(g.seats):
+            if (s.hand[p][TAROCK] >> EXBIT) & 1:
+                ex_camp = g.camp[p]
+        if ex_camp >= 0 and tricks_left >= 2:
+            # The Excuse may be played at any time: its camp can always play it before
+            # the last trick and keep it, a bout and at least 8 half points.
+            sure[ex_camp] += 8
+            bouts[ex_camp] += 1
+        # The quick tricks stay out of the last trick (the Excuse rules there), and the
+        # leader holding the Excuse needs a trick after them to play it in.
+        cap = tricks_left - 1 - ((s.hand[s.leader][TAROCK] >> EXBIT) & 1)
+    quick = quick_tricks(g, s, cap, used)
+    if quick:
+        sure[lead_camp] += quick
+        won_trick[lead_camp] = 1
+    return petit_camp
 
 
 cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used,
                  int features) noexcept nogil:
-    """Cheap bounds on the value: one camp takes everything still in play, or nothing;
-    in French Tarot less what the other camp surely takes with a run of top trumps.
-    ``used``: the trumps (suit 4 bits) whose owners these bounds depend on."""
+    """Cheap bounds on the value: one camp takes everything still in play, or nothing,
+    less (at a trick start) what the other camp surely takes.
+    ``used`` (five suit masks): the cards whose owners these bounds depend on."""
     cdef const Acc* a = &s.acc
     cdef int rest = g.total_points - a.pts[0] - a.pts[1]
     cdef int tricks_left = g.tricks - s.trick_no
     cdef int rest_cards = tricks_left * g.seats, k, bouts_left, pab_lo, pab_hi, ch_lo, ch_hi
-    cdef int petit_out = 1, p, run_camp = 0
-    cdef int sure_pts[2]
+    cdef int petit_out = 1, p, petit_camp = -1, narr = 0, narr_camp = -1, sure_camps
+    cdef int sure[2]
     cdef int sure_bouts[2]
-    cdef uint32_t sure
+    cdef int won_trick[2]
+    for k in range(5):
+        used[k] = 0
+    sure[0] = sure[1] = sure_bouts[0] = sure_bouts[1] = won_trick[0] = won_trick[1] = 0
+    # the games where the sure points apply: the value grows with what camp 0 takes
+    sure_camps = g.kind == KIND_FRENCH or g.kind == KIND_PRIEST or \
+        (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
+    if s.trick_len == 0 and (features & FEAT_SURE) and sure_camps and tricks_left >= 1:
+        petit_camp = sure_for_camps(g, s, sure, sure_bouts, won_trick, used)
     if g.kind == KIND_FRENCH:
         bouts_left = 3 - a.bouts[0] - a.bouts[1]
         for p in range(g.seats):
@@ -54,46 +288,41 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
         if petit_out:             # T1 already counted: only the slam case can still move it
             pab_lo = -1 if a.petit_prev < 0 else 0
             pab_hi = 1 if a.petit_prev > 0 else 0
-        if a.tricks[1] == 0:
+        if petit_camp == 0:       # the petit is sure: no petit au bout for the others
+            pab_lo = 0
+        elif petit_camp == 1:
+            pab_hi = 0
+        if a.tricks[1] == 0 and not won_trick[1]:
             ch_hi = 400 if g.chelem_announced else 200
         else:
             ch_hi = -200 if g.chelem_announced else 0
-        ch_lo = -200 if (a.tricks[0] == 0 or g.chelem_announced) else 0
-        sure_pts[0] = sure_pts[1] = sure_bouts[0] = sure_bouts[1] = 0
-        used[0] = 0
-        if s.trick_len == 0 and (features & FEAT_SURE):
-            sure = sure_trumps(g, s, &run_camp, used)
-            if sure & 1:          # the petit is sure too: no petit au bout for the others
-                if run_camp == 0:
-                    pab_lo = 0
-                else:
-                    pab_hi = 0
-            if sure:              # a sure trick: the other camp cannot slam
-                if run_camp == 0:
-                    ch_lo = -200 if g.chelem_announced else 0
-                else:
-                    ch_hi = -200 if g.chelem_announced else 0
-            # Each of these trumps wins its trick or falls under a higher one of the same
-            # camp: its points, and a bout, are that camp's whatever happens.
-            while sure:
-                k = low_bit(sure)
-                sure &= sure - 1
-                sure_pts[run_camp] += g.points[TAROCK][k]
-                sure_bouts[run_camp] += k == 0 or k == 20
-        hi[0] = french_value(g, a.pts[0] + rest - sure_pts[1], a.bouts[0] + bouts_left - sure_bouts[1],
+        ch_lo = -200 if ((a.tricks[0] == 0 and not won_trick[0]) or g.chelem_announced) else 0
+        hi[0] = french_value(g, a.pts[0] + rest - sure[1], a.bouts[0] + bouts_left - sure_bouts[1],
                              pab_hi, ch_hi)
-        lo[0] = french_value(g, a.pts[0] + sure_pts[0], a.bouts[0] + sure_bouts[0], pab_lo, ch_lo)
+        lo[0] = french_value(g, a.pts[0] + sure[0], a.bouts[0] + sure_bouts[0], pab_lo, ch_lo)
         return
     if g.kind == KIND_PRIEST:
-        hi[0] = a.pts[0] + rest - a.pts[1]
-        lo[0] = a.pts[0] - a.pts[1] - rest
+        # The Narr stays with its holder's party (worth something only in tricks 1-10):
+        # the other party never gets it.
+        for p in range(g.seats):
+            if (s.hand[p][TAROCK] >> EXBIT) & 1:
+                narr = g.points[TAROCK][EXBIT]
+                narr_camp = g.camp[p]
+        rest -= narr
+        hi[0] = a.pts[0] - a.pts[1] + rest - 2 * sure[1]
+        lo[0] = a.pts[0] - a.pts[1] - rest + 2 * sure[0]
+        if s.trick_no < g.narr_last_trick:
+            if narr_camp == 0:
+                hi[0] += narr
+            elif narr_camp == 1:
+                lo[0] -= narr
         return
     for k in range(s.trick_no, g.talon_len):
         rest_cards += g.talon_cards[k]
     if g.kind == KIND_TRISCHAKEN or g.goal == GOAL_POINTS:
         # every card is worth 3 * points - 2 >= 1 in the count in threes: more is more
-        lo[0] = count(g, a.pts[0], a.cards[0])
-        hi[0] = count(g, a.pts[0] + rest, a.cards[0] + rest_cards)
+        lo[0] = count(g, a.pts[0], a.cards[0]) + sure[0]
+        hi[0] = count(g, a.pts[0] + rest, a.cards[0] + rest_cards) - sure[1]
         return
     lo[0], hi[0] = 0, 1
     if g.goal == GOAL_NEGATIVE:
@@ -108,5 +337,3 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
         elif g.goal == GOAL_BIRD_GAME and count(g, a.pts[0] + rest, a.cards[0] + rest_cards) < \
                 (107 if g.standard else 54):
             hi[0] = 0
-
-

@@ -5,8 +5,8 @@ cdef void value_range(const Game* g, const State* s, int features, int known_lo,
                       int* lo, int* hi) noexcept nogil:
     """Where the value can lie before any probe: the cheap bounds (the value itself at the
     end of the deal), narrowed by bounds already known."""
-    cdef uint32_t used = 0
-    bounds(g, s, lo, hi, &used, features)
+    cdef uint32_t used[5]
+    bounds(g, s, lo, hi, used, features)
     if s.trick_no == g.tricks:
         lo[0] = hi[0] = final_value(g, &s.acc)
     if known_lo > lo[0]:

@@ -83,7 +83,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     cdef int mv[MAXMOVES]
     cdef int lows[MAXMOVES]          # the lowest card of each move's group of equivalent cards
     cdef int cards[MAXSEATS]
-    cdef uint32_t brel = 0
+    cdef uint32_t brel[5]
     cdef uint32_t crel[5]
     cdef uint32_t trel[5]
     cdef uint32_t nrel[5]
@@ -106,12 +106,14 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     if s.trick_len == 0:
         # Points change only when a trick ends: inside a trick the bounds are those of its
         # start, which were already tried against this target.
-        bounds(g, s, &lo, &hi, &brel, ctx.features)
+        bounds(g, s, &lo, &hi, brel, ctx.features)
         if lo >= target:
-            rel[TAROCK] = brel
+            for k in range(5):
+                rel[k] = brel[k]
             return lo
         if hi < target:
-            rel[TAROCK] = brel
+            for k in range(5):
+                rel[k] = brel[k]
             return hi
     else:
         lo, hi = VALUE_MIN, VALUE_MAX
@@ -189,12 +191,10 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
             if (mv[i] & 31) < low and low > <int>skip[suit]:
                 skip[suit] = low
     # The children's bounds cannot beat what the points still in play allow.
-    if bound < lo:
-        bound = lo
-        rel[TAROCK] |= brel
-    if bound > hi:
-        bound = hi
-        rel[TAROCK] |= brel
+    if bound < lo or bound > hi:
+        bound = lo if bound < lo else hi
+        for k in range(5):
+            rel[k] |= brel[k]
     if s == ctx.root:
         ctx.root_best = best
     if use_table:

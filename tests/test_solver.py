@@ -118,6 +118,34 @@ def test_move_generation_matches_rules(game):
         assert engine.maximizing() == maximizing(pos)
 
 
+BOUND_CASES = [("fr4", {}), ("fr3", {}), ("fr5", {}), ("priest5", {})] + \
+    [("at4", options) for options in AT4_FAMILIES.values()]
+
+
+@pytest.mark.parametrize("game,options", BOUND_CASES,
+                         ids=[f"{g}-{o.get('bid', '')}-{o.get('objective', '')}" for g, o in BOUND_CASES])
+def test_cheap_bounds_hold(game, options):
+    """The sure-point bounds (top trumps, the Excuse, quick tricks, the trick floor) on
+    their own: at every trick start the reference value lies inside them, before and
+    after each card.  A bound that claims one point too many fails here directly."""
+    rng = random.Random(zlib.crc32(f"bounds-{game}-{options}".encode()))
+    policies = [uniform_policy, slam_policy(0), slam_policy(1), keep_policy(["EX", "T1"]),
+                keep_policy(["EX", "T21"])]
+    for i in range(100 * SCALE):
+        obj = random_endgame(rng, game, 2 + (i % 4 == 3), partial=bool(i % 3 == 2),
+                             policy=policies[i % len(policies)], **options)
+        pos = parse_position(obj)
+        ref = reference_values(pos)
+        value = max(ref.values()) if maximizing(pos) else min(ref.values())
+        engine = make_engine(pos, 1)
+        lo, hi = engine.bounds()
+        assert lo <= value <= hi, (obj, lo, value, hi)
+        names = card_of_code(pos.rules)
+        for code in engine.legal_codes():
+            lo, hi = engine.child_bounds(code)
+            assert lo <= ref[token(names[code])] <= hi, (obj, token(names[code]), lo, hi)
+
+
 def test_finished_deal_returns_its_outcome():
     rng = random.Random(3)
     obj = random_endgame(rng, "fr4", 0)
@@ -164,6 +192,20 @@ def test_partition_regressions():
     pattern kept only T11, so it also covered a hand of T5 and T2 with the opponent's T3
     between them — where leading the low tarock forces the opponent to take the trick."""
     path = os.path.join(os.path.dirname(__file__), "data", "partition_regressions.jsonl")
+    with open(path) as f:
+        for line in f:
+            check(json.loads(line))
+
+
+def test_bound_regressions():
+    """Positions where a sure-point bound once claimed too much (tests/data/
+    bound_regressions.jsonl), against the exhaustive reference.
+
+    fr5-own-excuse-in-the-last-trick: in the last trick a camp's own Excuse changes camp,
+    so it adds nothing to the camp's sure trump trick there.
+    at4-colour-trull-wins-a-suit-trick: in a colour game tarock never wins a suit trick —
+    except the Pagat when Sküs and Mond fall in the same trick."""
+    path = os.path.join(os.path.dirname(__file__), "data", "bound_regressions.jsonl")
     with open(path) as f:
         for line in f:
             check(json.loads(line))
