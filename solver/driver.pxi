@@ -15,6 +15,19 @@ cdef void value_range(const Game* g, const State* s, int features, int known_lo,
         hi[0] = known_hi
 
 
+cdef int playout_value(const Game* g, const State* s, int features) noexcept nogil:
+    """The value of one line to the end: every seat plays its move ordering's first card
+    (cash masters, give points to a partner's trick, win cheaply, keep points).  Often
+    within a few points of the value, so a fine first guess for the driver."""
+    cdef State end = s[0]
+    cdef int mv[MAXMOVES]
+    cdef uint32_t mrel[5]
+    while end.trick_no < g.tricks:
+        moves(g, &end, mv, -1, -1, features & FEAT_POINTS, mrel, NULL)
+        play(g, &end, mv[0])
+    return final_value(g, &end.acc)
+
+
 cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess,
                int known_lo, int known_hi, int* lo_out, int* hi_out) noexcept nogil:
     """The exact value from fail-soft null-window probes; 0 if a limit stopped it (then
@@ -23,8 +36,10 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     With a guess (the value of a sibling or of the parent, known to be close), probes
     start from it as MTD(f) does: "≥ guess?", then "≥ guess + 1?" — two probes when the
     guess is right — and gallop away from it (steps of 1, 2, 4, …) while the answers
-    keep pointing the same way; once the value is bracketed, or without a guess,
-    bisection over what is left of the range the cheap bounds allow.  ``known_lo`` and
+    keep pointing the same way; once the value is bracketed, bisection over what is
+    left of the range the cheap bounds allow.  Without a guess (FEAT_GUESS), the value of
+    a quick playout stands in for one: it is often a few points off, against a range of
+    a hundred or more (docs/search.md measures it); with FEAT_GUESS off, bisection.  ``known_lo`` and
     ``known_hi`` narrow that range further (a card's value is at most its parent's at a
     max node).  Every probe returns a bound past its target (fail-soft), so a step jumps
     over values the deal cannot reach."""
@@ -32,6 +47,9 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     cdef uint32_t rel[5]
     value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
     target = lo + (hi - lo + 1) // 2
+    if not has_guess and (ctx.features & FEAT_GUESS) and lo < hi:
+        guess = playout_value(g, s, ctx.features)
+        has_guess = 1
     if has_guess:
         target = guess
     else:
