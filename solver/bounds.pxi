@@ -94,7 +94,7 @@ cdef int sure_run_worth(const Game* g, const State* s, uint32_t run, int camp,
 
 
 cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run,
-                           int tricks_left) noexcept nogil:
+                           int tricks_left, int* tricks) noexcept nogil:
     """What a camp surely takes with the trumps of one of its seats, however low: every
     card gets played, so a seat's n trumps fall in n different tricks, and a trick that
     holds no higher trump of the other camp is the camp's.  The other camp's m trumps
@@ -106,6 +106,7 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
     cdef int p, m = 0, k, r, best = 0, total, i, j, tmp, nw, slam = 0
     cdef uint32_t mine, others, m_run
     cdef int worth[22]
+    tricks[0] = 0
     if not g.trumps_win:
         return 0
     for p in range(g.seats):
@@ -148,10 +149,13 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
             total += (k if k > r else r) * (g.seats - 1) * worth_floor(g)
         if total > best:
             best = total
+        if (k if k > r else r) > tricks[0]:
+            tricks[0] = k if k > r else r
     return best
 
 
-cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used) noexcept nogil:
+cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
+                      int* rounds) noexcept nogil:
     """At a trick start: what the leader's camp surely takes by cashing the leader's
     masters in the plain suits, as DDS's quick tricks, in at most ``cap`` tricks.
 
@@ -168,6 +172,7 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used) no
     cdef uint32_t mine, others, live, trull = (1 << EXBIT) | (1 << 20) | 1
     cdef int value[56]
     cdef int trumps[MAXSEATS]
+    rounds[0] = 0
     if cap <= 0 or (g.called_code >= 0 and s.trick_no == 0):
         return 0                             # (fr5: the called suit may not open the deal)
     if g.top_lead and s.hand[L][TAROCK]:
@@ -210,31 +215,37 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used) no
         value[j + 1] = tmp
     for i in range(n if n < cap else cap):
         total += value[i]
+    rounds[0] = n if n < cap else cap
     return total
 
 
 cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* won_trick,
                         uint32_t* used) noexcept nogil:
-    """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts),
-    ``won_trick``: whether each camp surely wins a trick.  Returns the camp of a sure run
-    that holds the petit (T1), or -1."""
+    """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
+    how many tricks (``won_trick``).  Returns the camp of a sure run that holds the petit
+    (T1), or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
-    cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w
+    cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, t, k, rounds
     cdef uint32_t run
     sure[0] = sure[1] = bouts[0] = bouts[1] = won_trick[0] = won_trick[1] = 0
     run = sure_trumps(g, s, &run_camp, &used[TAROCK])
     if run:
-        won_trick[run_camp] = 1
         sure[run_camp] += sure_run_worth(g, s, run, run_camp, tricks_left, &bouts[run_camp])
+        t = 0
+        for p in range(g.seats):
+            k = popcount(run & s.hand[p][TAROCK])
+            if g.camp[p] == run_camp and k > t:
+                t = k
+        won_trick[run_camp] = t
         if run & 1:
             petit_camp = run_camp
     for c in range(2):
         # the same tricks counted another way: keep the better count
-        w = long_trumps_worth(g, s, c, run if (run and run_camp == c) else 0, tricks_left)
+        w = long_trumps_worth(g, s, c, run if (run and run_camp == c) else 0, tricks_left, &k)
         if w > sure[c]:
             sure[c] = w
-        if w:
-            won_trick[c] = 1
+        if k > won_trick[c]:
+            won_trick[c] = k
     cap = tricks_left
     if g.kind == KIND_FRENCH:
         for p in range(g.seats):
@@ -248,11 +259,57 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         # The quick tricks stay out of the last trick (the Excuse rules there), and the
         # leader holding the Excuse needs a trick after them to play it in.
         cap = tricks_left - 1 - ((s.hand[s.leader][TAROCK] >> EXBIT) & 1)
-    quick = quick_tricks(g, s, cap, used)
+    # (no tarock in the quick tricks: they come on top of the trump tricks)
+    quick = quick_tricks(g, s, cap, used, &rounds)
     if quick:
         sure[lead_camp] += quick
-        won_trick[lead_camp] = 1
+        won_trick[lead_camp] += rounds
     return petit_camp
+
+
+cdef int best_cards_worth(const Game* g, const State* s, int camp, int tricks) noexcept nogil:
+    """At most what a camp adds in ``tricks`` tricks: the worth of the best tricks * seats
+    cards still in play — every card is the same plain worth but the honours and bouts,
+    so only those are sorted.  fr: the other camp's Excuse is worth only the low card given
+    for it (that camp can always play it before the last trick); the camp's own Excuse —
+    and in the last trick the other camp's, which then changes camp — is counted whole,
+    whether or not it falls in one of those tricks."""
+    cdef int k, p, b, n = 0, i, j, tmp, total = 0, cards = tricks * g.seats, plain
+    cdef uint32_t m
+    cdef int worth[64]
+    plain = g.tricks - s.trick_no
+    plain *= g.seats                         # the cards still in hands (a trick start)
+    for p in range(g.seats):
+        for k in range(5):
+            m = s.hand[p][k]
+            while m:
+                b = low_bit(m)
+                m &= m - 1
+                if g.kind == KIND_FRENCH and k == TAROCK and b == EXBIT:
+                    plain -= 1
+                    if g.camp[p] == camp or g.tricks - s.trick_no < 2:
+                        total += card_worth(g, k, b)
+                    else:
+                        worth[n] = 1
+                        n += 1
+                elif g.cls[k][b] and card_worth(g, k, b) > worth_floor(g):
+                    worth[n] = card_worth(g, k, b)
+                    n += 1
+                    plain -= 1
+    for i in range(1, n):                    # insertion sort, best first
+        tmp = worth[i]
+        j = i - 1
+        while j >= 0 and worth[j] < tmp:
+            worth[j + 1] = worth[j]
+            j -= 1
+        worth[j + 1] = tmp
+    for i in range(n):
+        if cards == 0:
+            return total
+        total += worth[i]
+        cards -= 1
+    # the rest are plain cards, one floor each (the Excuse of the other camp counted above)
+    return total + (cards if cards < plain else plain) * worth_floor(g)
 
 
 cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used,
@@ -265,6 +322,7 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
     cdef int tricks_left = g.tricks - s.trick_no
     cdef int rest_cards = tricks_left * g.seats, k, bouts_left, pab_lo, pab_hi, ch_lo, ch_hi
     cdef int petit_out = 1, p, petit_camp = -1, narr = 0, narr_camp = -1, sure_camps
+    cdef int rest_worth, most
     cdef int sure[2]
     cdef int sure_bouts[2]
     cdef int won_trick[2]
@@ -276,6 +334,15 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
         (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
     if s.trick_len == 0 and (features & FEAT_SURE) and sure_camps and tricks_left >= 1:
         petit_camp = sure_for_camps(g, s, sure, sure_bouts, won_trick, used)
+        if g.kind != KIND_PRIEST:
+            # Every card ends with one camp, so what one camp can add at most — the best
+            # cards of the tricks the other camp does not surely win — is what the other
+            # camp surely adds from what is left.  (priest5: the Narr goes to no one late.)
+            rest_worth = rest if g.kind == KIND_FRENCH else count(g, rest, rest_cards)
+            for k in range(2):
+                most = best_cards_worth(g, s, k, tricks_left - won_trick[1 - k])
+                if rest_worth - most > sure[1 - k]:
+                    sure[1 - k] = rest_worth - most
     if g.kind == KIND_FRENCH:
         bouts_left = 3 - a.bouts[0] - a.bouts[1]
         for p in range(g.seats):

@@ -204,7 +204,10 @@ def test_bound_regressions():
     fr5-own-excuse-in-the-last-trick: in the last trick a camp's own Excuse changes camp,
     so it adds nothing to the camp's sure trump trick there.
     at4-colour-trull-wins-a-suit-trick: in a colour game tarock never wins a suit trick —
-    except the Pagat when Sküs and Mond fall in the same trick."""
+    except the Pagat when Sküs and Mond fall in the same trick.
+    fr4-other-excuse-in-the-last-trick, fr3-excuse-changes-camp-without-a-trick: what a
+    camp can take at most counted the other camp's Excuse as the low card given for it,
+    but in the last trick the Excuse changes camp whole, trick or no trick."""
     path = os.path.join(os.path.dirname(__file__), "data", "bound_regressions.jsonl")
     with open(path) as f:
         for line in f:
