@@ -83,6 +83,8 @@ cdef class Engine:
                 g.points[k][b] = params["points"][k][b]
                 g.value_points[k][b] = params["value_points"][k][b]
                 g.cls[k][b] = params["cls"][k][b]
+                if g.cls[k][b] or (k == TAROCK and b == EXBIT):
+                    g.honours[k] |= <uint32_t>1 << b
         self.ctx.features = features
         self.ctx.root_best = -1
         for k in range(128):

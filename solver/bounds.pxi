@@ -281,7 +281,7 @@ cdef int best_cards_worth(const Game* g, const State* s, int camp, int tricks) n
     plain *= g.seats                         # the cards still in hands (a trick start)
     for p in range(g.seats):
         for k in range(5):
-            m = s.hand[p][k]
+            m = s.hand[p][k] & g.honours[k]  # the other cards are plain: one floor each
             while m:
                 b = low_bit(m)
                 m &= m - 1
@@ -312,11 +312,22 @@ cdef int best_cards_worth(const Game* g, const State* s, int camp, int tricks) n
     return total + (cards if cards < plain else plain) * worth_floor(g)
 
 
-cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used,
+cdef void bounds(const Game* g, const State* s, int target, int* lo, int* hi, uint32_t* used,
                  int features) noexcept nogil:
     """Cheap bounds on the value: one camp takes everything still in play, or nothing,
-    less (at a trick start) what the other camp surely takes.
+    less (at a trick start) what the other camp surely takes.  The sure points cost more
+    than the rest, so they are counted only when the plain bounds do not already answer
+    "is the value ≥ target?" (``target`` VALUE_MIN: always).
     ``used`` (five suit masks): the cards whose owners these bounds depend on."""
+    bounds_of(g, s, lo, hi, used, features & ~FEAT_SURE)
+    if target != VALUE_MIN and (lo[0] >= target or hi[0] < target):
+        return
+    if features & FEAT_SURE:
+        bounds_of(g, s, lo, hi, used, features)
+
+
+cdef void bounds_of(const Game* g, const State* s, int* lo, int* hi, uint32_t* used,
+                    int features) noexcept nogil:
     cdef const Acc* a = &s.acc
     cdef int rest = g.total_points - a.pts[0] - a.pts[1]
     cdef int tricks_left = g.tricks - s.trick_no

@@ -72,6 +72,7 @@ cdef struct Game:
     # a table pattern may swap for each other, a unique class for every other card.
     int value_points[5][32]
     uint8_t cls[5][32]
+    uint32_t honours[5]          # the cards that are not plain, and EX (bounds.pxi sorts them)
 
 
 cdef struct Acc:                 # what each camp has won so far

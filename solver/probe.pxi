@@ -106,7 +106,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     if s.trick_len == 0:
         # Points change only when a trick ends: inside a trick the bounds are those of its
         # start, which were already tried against this target.
-        bounds(g, s, &lo, &hi, brel, ctx.features)
+        bounds(g, s, target, &lo, &hi, brel, ctx.features)
         if lo >= target:
             for k in range(5):
                 rel[k] = brel[k]
