@@ -1,12 +1,27 @@
 # Cheap bounds on the value at a trick start, from what each camp surely takes.
 #
-# Every bound here is something one camp can guarantee whatever the other does: the
-# points of a run of top trumps (they win their tricks whatever happens), the Excuse
-# (its camp can always play it in time), and the leader's quick tricks (masters the
-# others must follow).  The lower bound adds what the maximizing camp surely takes to
-# what it has; the upper bound takes what the other camp surely takes from what is
-# still in play.  Each bound also reports the cards whose owners it relied on, so that
-# a table entry proven by it covers only positions where it holds too.
+# Every bound here is something one camp can guarantee whatever the other does: a run of
+# top trumps and long trumps (they win their tricks whatever happens), the Excuse (its
+# camp can always play it in time), the leader's quick tricks (masters the others must
+# follow), and, from the tricks a camp surely wins, the most the other camp can add.  The
+# lower bound adds what the maximizing camp surely takes to what it has; the upper bound
+# takes what the other camp surely takes from what is still in play.  Each bound also
+# reports the cards whose owners it relied on, so that a table entry proven by it covers
+# only positions where it holds too.
+
+DEF TRULL = (1 << EXBIT) | (1 << 20) | 1     # at4: Sküs, Mond and Pagat
+
+
+cdef inline void sort_down(int* a, int n) noexcept nogil:
+    """Insertion sort, largest first (n is small)."""
+    cdef int i, j, tmp
+    for i in range(1, n):
+        tmp = a[i]
+        j = i - 1
+        while j >= 0 and a[j] < tmp:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = tmp
 
 
 cdef inline int card_worth(const Game* g, int k, int b) noexcept nogil:
@@ -40,7 +55,7 @@ cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp, uint32_t* us
     ``used``: the trumps whose owners this depends on (the run and the trump below it).
     """
     cdef uint32_t held[2]
-    cdef uint32_t all_trumps, run = 0, live = 0, trull = (1 << EXBIT) | (1 << 20) | 1
+    cdef uint32_t all_trumps, run = 0, live = 0
     cdef int p, b, x, ex_camp = -1, pagat_camp = -1
     if not g.trumps_win:
         return 0
@@ -59,7 +74,7 @@ cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp, uint32_t* us
     x = 0 if (held[0] >> b) & 1 else 1
     if g.excuse == EX_FRENCH and ex_camp == 1 - x and s.acc.tricks[x] == 0:
         return 0
-    if g.trull and (live & trull) == trull and pagat_camp != x:
+    if g.trull and (live & TRULL) == TRULL and pagat_camp != x:
         return 0
     while all_trumps and (held[x] >> top_bit(all_trumps)) & 1:
         b = top_bit(all_trumps)
@@ -68,21 +83,23 @@ cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp, uint32_t* us
     camp[0] = x
     used[0] = run | ((<uint32_t>1 << top_bit(all_trumps)) if all_trumps else 0)
     if g.trull:
-        used[0] |= live & trull
+        used[0] |= live & TRULL
     return run
 
 
 cdef int sure_run_worth(const Game* g, const State* s, uint32_t run, int camp,
-                        int tricks_left, int* bouts) noexcept nogil:
+                        int tricks_left, int* bouts, int* tricks) noexcept nogil:
     """What a camp surely takes with its run of top trumps: the trumps themselves and, in
     the tricks they win, at least the floor for every other card.  A seat holding t of
-    them plays them in t different tricks, all its camp's.  (fr: not in the last trick,
-    where the camp's own Excuse, if it plays it there, changes camp.)"""
+    them plays them in t different tricks, all its camp's (``tricks``: the largest t).
+    (fr: no floor in the last trick, where the camp's own Excuse, if it plays it there,
+    changes camp.)"""
     cdef int t = 0, p, k, n, total = 0
     for p in range(g.seats):
         n = popcount(run & s.hand[p][TAROCK])
         if g.camp[p] == camp and n > t:
             t = n
+    tricks[0] = t
     if g.kind != KIND_FRENCH or tricks_left >= 2:
         total = (t * g.seats - popcount(run)) * worth_floor(g)
     while run:
@@ -103,7 +120,7 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
     win at least n - m tricks: its run trumps (sure anyway) and, for the rest, its
     cheapest other trumps; plus the floor for every other card of those tricks.  Only
     how many trumps each seat holds (and the bouts' owners) decides it, no rank."""
-    cdef int p, m = 0, k, r, best = 0, total, i, j, tmp, nw, slam = 0
+    cdef int p, m = 0, k, r, won, best = 0, total, i, nw, slam = 0
     cdef uint32_t mine, others, m_run
     cdef int worth[22]
     tricks[0] = 0
@@ -119,9 +136,10 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
         if g.camp[p] != camp:
             continue
         mine = s.hand[p][TAROCK] & trump_mask(g)
-        k = popcount(mine) - m - slam
-        r = popcount(mine & run)
-        if k <= 0 and r == 0:
+        k = popcount(mine) - m - slam        # tricks the seat's trumps surely win
+        r = popcount(mine & run)             # of which its run trumps (sure anyway)
+        won = k if k > r else r
+        if won <= 0:
             continue
         total = 0
         m_run = mine & run
@@ -136,21 +154,16 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
             others &= others - 1
             worth[nw] = card_worth(g, TAROCK, i)
             nw += 1
-        for i in range(1, nw):           # insertion sort, cheapest first
-            tmp = worth[i]
-            j = i - 1
-            while j >= 0 and worth[j] > tmp:
-                worth[j + 1] = worth[j]
-                j -= 1
-            worth[j + 1] = tmp
-        for i in range(k - r if k - r < nw else nw):
-            total += worth[i]
+        sort_down(worth, nw)
+        for i in range(nw - (k - r), nw):    # the k - r cheapest of the others
+            if i >= 0:
+                total += worth[i]
         if g.kind != KIND_FRENCH or tricks_left >= 2:
-            total += (k if k > r else r) * (g.seats - 1) * worth_floor(g)
+            total += won * (g.seats - 1) * worth_floor(g)
         if total > best:
             best = total
-        if (k if k > r else r) > tricks[0]:
-            tricks[0] = k if k > r else r
+        if won > tricks[0]:
+            tricks[0] = won
     return best
 
 
@@ -168,8 +181,8 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     every other card.  Past the cap, the best rounds count: a position with more rounds
     then never gets a lower bound (the table relies on it).
     ``used``: the masters counted in each suit (the pattern keeps the cards above them)."""
-    cdef int L = s.leader, k, p, j, q, n = 0, i, tmp, total = 0, can_trump
-    cdef uint32_t mine, others, live, trull = (1 << EXBIT) | (1 << 20) | 1
+    cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump
+    cdef uint32_t mine, others, live
     cdef int value[56]
     cdef int trumps[MAXSEATS]
     rounds[0] = 0
@@ -181,7 +194,7 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     for p in range(g.seats):
         live |= s.hand[p][TAROCK]
     # at4 colour games: tarock never wins a suit trick, except the Pagat of a Trull trick
-    can_trump = g.trumps_win or (g.trull and (live & trull) == trull)
+    can_trump = g.trumps_win or (g.trull and (live & TRULL) == TRULL)
     for p in range(g.seats):
         trumps[p] = can_trump and (s.hand[p][TAROCK] & trump_mask(g)) != 0
     for k in range(4):
@@ -206,37 +219,26 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
             n += 1
             used[k] |= <uint32_t>1 << j
             mine &= ~(<uint32_t>1 << j)
-    for i in range(1, n):                    # insertion sort, best rounds first
-        tmp = value[i]
-        j = i - 1
-        while j >= 0 and value[j] < tmp:
-            value[j + 1] = value[j]
-            j -= 1
-        value[j + 1] = tmp
+    sort_down(value, n)                      # the best rounds first
     for i in range(n if n < cap else cap):
         total += value[i]
     rounds[0] = n if n < cap else cap
     return total
 
 
-cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* won_trick,
+cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* tricks,
                         uint32_t* used) noexcept nogil:
     """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
-    how many tricks (``won_trick``).  Returns the camp of a sure run that holds the petit
-    (T1), or -1."""
+    how many tricks it surely wins (``tricks``).  Returns the camp of a sure run that
+    holds the petit (T1), or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
-    cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, t, k, rounds
+    cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds
     cdef uint32_t run
-    sure[0] = sure[1] = bouts[0] = bouts[1] = won_trick[0] = won_trick[1] = 0
+    sure[0] = sure[1] = bouts[0] = bouts[1] = tricks[0] = tricks[1] = 0
     run = sure_trumps(g, s, &run_camp, &used[TAROCK])
     if run:
-        sure[run_camp] += sure_run_worth(g, s, run, run_camp, tricks_left, &bouts[run_camp])
-        t = 0
-        for p in range(g.seats):
-            k = popcount(run & s.hand[p][TAROCK])
-            if g.camp[p] == run_camp and k > t:
-                t = k
-        won_trick[run_camp] = t
+        sure[run_camp] += sure_run_worth(g, s, run, run_camp, tricks_left, &bouts[run_camp],
+                                         &tricks[run_camp])
         if run & 1:
             petit_camp = run_camp
     for c in range(2):
@@ -244,8 +246,8 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         w = long_trumps_worth(g, s, c, run if (run and run_camp == c) else 0, tricks_left, &k)
         if w > sure[c]:
             sure[c] = w
-        if k > won_trick[c]:
-            won_trick[c] = k
+        if k > tricks[c]:
+            tricks[c] = k
     cap = tricks_left
     if g.kind == KIND_FRENCH:
         for p in range(g.seats):
@@ -263,53 +265,49 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
     quick = quick_tricks(g, s, cap, used, &rounds)
     if quick:
         sure[lead_camp] += quick
-        won_trick[lead_camp] += rounds
+        tricks[lead_camp] += rounds
     return petit_camp
 
 
-cdef int best_cards_worth(const Game* g, const State* s, int camp, int tricks) noexcept nogil:
-    """At most what a camp adds in ``tricks`` tricks: the worth of the best tricks * seats
-    cards still in play — every card is the same plain worth but the honours and bouts,
-    so only those are sorted.  fr: the other camp's Excuse is worth only the low card given
-    for it (that camp can always play it before the last trick); the camp's own Excuse —
-    and in the last trick the other camp's, which then changes camp — is counted whole,
-    whether or not it falls in one of those tricks."""
-    cdef int k, p, b, n = 0, i, j, tmp, total = 0, cards = tricks * g.seats, plain
+cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
+                           int* most) noexcept nogil:
+    """At most what each camp c adds in ``tricks[c]`` tricks (``most[c]``): the worth of
+    the best tricks * seats cards still in play.  Every card has the plain worth but the
+    honours and bouts, so only those are sorted, once for both camps.  fr: the camp's own
+    Excuse is counted whole, whether or not it falls in one of those tricks; the other
+    camp's only as the low card given for it, a plain card (that camp can always play it
+    before the last trick) — but in the last trick it changes camp whole."""
+    cdef int k, p, b, n = 0, i, c, cards, plain, left = g.tricks - s.trick_no
+    cdef int ex_camp = -1, total
     cdef uint32_t m
     cdef int worth[64]
-    plain = g.tricks - s.trick_no
-    plain *= g.seats                         # the cards still in hands (a trick start)
+    plain = left * g.seats                   # the cards still in hands (a trick start)
     for p in range(g.seats):
         for k in range(5):
-            m = s.hand[p][k] & g.honours[k]  # the other cards are plain: one floor each
+            m = s.hand[p][k] & g.honours[k]
             while m:
                 b = low_bit(m)
                 m &= m - 1
                 if g.kind == KIND_FRENCH and k == TAROCK and b == EXBIT:
-                    plain -= 1
-                    if g.camp[p] == camp or g.tricks - s.trick_no < 2:
-                        total += card_worth(g, k, b)
-                    else:
-                        worth[n] = 1
-                        n += 1
-                elif g.cls[k][b] and card_worth(g, k, b) > worth_floor(g):
+                    ex_camp = g.camp[p]
+                elif card_worth(g, k, b) > worth_floor(g):
                     worth[n] = card_worth(g, k, b)
                     n += 1
                     plain -= 1
-    for i in range(1, n):                    # insertion sort, best first
-        tmp = worth[i]
-        j = i - 1
-        while j >= 0 and worth[j] < tmp:
-            worth[j + 1] = worth[j]
-            j -= 1
-        worth[j + 1] = tmp
-    for i in range(n):
-        if cards == 0:
-            return total
-        total += worth[i]
-        cards -= 1
-    # the rest are plain cards, one floor each (the Excuse of the other camp counted above)
-    return total + (cards if cards < plain else plain) * worth_floor(g)
+    sort_down(worth, n)
+    for c in range(2):
+        total = 0
+        cards = tricks[c] * g.seats
+        i = 0
+        while i < n and cards > 0:
+            total += worth[i]
+            cards -= 1
+            i += 1
+        k = plain                            # the plain cards, the other camp's Excuse among them
+        if ex_camp >= 0 and (ex_camp == c or left < 2):
+            total += card_worth(g, TAROCK, EXBIT)
+            k -= 1
+        most[c] = total + (cards if cards < k else k) * worth_floor(g)
 
 
 cdef void bounds(const Game* g, const State* s, int target, int* lo, int* hi, uint32_t* used,
@@ -333,27 +331,31 @@ cdef void bounds_of(const Game* g, const State* s, int* lo, int* hi, uint32_t* u
     cdef int tricks_left = g.tricks - s.trick_no
     cdef int rest_cards = tricks_left * g.seats, k, bouts_left, pab_lo, pab_hi, ch_lo, ch_hi
     cdef int petit_out = 1, p, petit_camp = -1, narr = 0, narr_camp = -1, sure_camps
-    cdef int rest_worth, most
+    cdef int rest_worth
     cdef int sure[2]
     cdef int sure_bouts[2]
-    cdef int won_trick[2]
+    cdef int sure_tricks[2]
+    cdef int open_tricks[2]
+    cdef int most[2]
     for k in range(5):
         used[k] = 0
-    sure[0] = sure[1] = sure_bouts[0] = sure_bouts[1] = won_trick[0] = won_trick[1] = 0
+    sure[0] = sure[1] = sure_bouts[0] = sure_bouts[1] = sure_tricks[0] = sure_tricks[1] = 0
     # the games where the sure points apply: the value grows with what camp 0 takes
     sure_camps = g.kind == KIND_FRENCH or g.kind == KIND_PRIEST or \
         (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
     if s.trick_len == 0 and (features & FEAT_SURE) and sure_camps and tricks_left >= 1:
-        petit_camp = sure_for_camps(g, s, sure, sure_bouts, won_trick, used)
+        petit_camp = sure_for_camps(g, s, sure, sure_bouts, sure_tricks, used)
         if g.kind != KIND_PRIEST:
             # Every card ends with one camp, so what one camp can add at most — the best
             # cards of the tricks the other camp does not surely win — is what the other
             # camp surely adds from what is left.  (priest5: the Narr goes to no one late.)
             rest_worth = rest if g.kind == KIND_FRENCH else count(g, rest, rest_cards)
+            open_tricks[0] = tricks_left - sure_tricks[1]
+            open_tricks[1] = tricks_left - sure_tricks[0]
+            best_cards_worth(g, s, open_tricks, most)
             for k in range(2):
-                most = best_cards_worth(g, s, k, tricks_left - won_trick[1 - k])
-                if rest_worth - most > sure[1 - k]:
-                    sure[1 - k] = rest_worth - most
+                if rest_worth - most[k] > sure[1 - k]:
+                    sure[1 - k] = rest_worth - most[k]
     if g.kind == KIND_FRENCH:
         bouts_left = 3 - a.bouts[0] - a.bouts[1]
         for p in range(g.seats):
@@ -370,11 +372,11 @@ cdef void bounds_of(const Game* g, const State* s, int* lo, int* hi, uint32_t* u
             pab_lo = 0
         elif petit_camp == 1:
             pab_hi = 0
-        if a.tricks[1] == 0 and not won_trick[1]:
+        if a.tricks[1] == 0 and not sure_tricks[1]:
             ch_hi = 400 if g.chelem_announced else 200
         else:
             ch_hi = -200 if g.chelem_announced else 0
-        ch_lo = -200 if ((a.tricks[0] == 0 and not won_trick[0]) or g.chelem_announced) else 0
+        ch_lo = -200 if ((a.tricks[0] == 0 and not sure_tricks[0]) or g.chelem_announced) else 0
         hi[0] = french_value(g, a.pts[0] + rest - sure[1], a.bouts[0] + bouts_left - sure_bouts[1],
                              pab_hi, ch_hi)
         lo[0] = french_value(g, a.pts[0] + sure[0], a.bouts[0] + sure_bouts[0], pab_lo, ch_lo)

@@ -167,16 +167,14 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
             if v > bound:
                 bound = v
                 best = mv[i]
-                if s == ctx.root:
-                    ctx.root_best = best         # what a search stopped now can offer
             cut = v >= target
         else:
             if v < bound:
                 bound = v
                 best = mv[i]
-                if s == ctx.root:
-                    ctx.root_best = best
             cut = v < target
+        if s == ctx.root:
+            ctx.root_best = best                 # what a search stopped now can offer
         if cut:
             for k in range(5):           # only this child's answer counts
                 rel[k] = nrel[k] | crel[k] | trel[k]
@@ -195,8 +193,6 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
         bound = lo if bound < lo else hi
         for k in range(5):
             rel[k] |= brel[k]
-    if s == ctx.root:
-        ctx.root_best = best
     if use_table:
         kvec = kvec_of(ctx, &key, rel)
         if bound >= target:
