@@ -107,12 +107,12 @@ cdef class Engine:
         r.acc.pab = s["pab"]; r.acc.petit_prev = s["petit_prev"]; r.acc.flags = s["flags"]
         if tt_mb < 1:
             tt_mb = 1
-        while buckets * 2 * 4 * sizeof(Entry) <= (<uint64_t>tt_mb) << 20:
+        while buckets * 2 * sizeof(Bucket) <= (<uint64_t>tt_mb) << 20:
             buckets *= 2
-        # Buckets of 4 entries = 64 bytes, aligned so that a bucket is one cache line.
+        # Buckets (a line of tags, then the entries) aligned on a cache line.
         # calloc maps fresh zero pages for a large table: no time spent clearing it.
-        self.raw_table = calloc(buckets * 4 * sizeof(Entry) + 64, 1)
-        self.ctx.table = <Entry*>((<size_t>self.raw_table + 63) & ~(<size_t>63)) \
+        self.raw_table = calloc(buckets * sizeof(Bucket) + 64, 1)
+        self.ctx.table = <Bucket*>((<size_t>self.raw_table + 63) & ~(<size_t>63)) \
             if self.raw_table != NULL else NULL
         if self.ctx.table == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")

@@ -19,7 +19,7 @@
 # with all live cards in its pattern: the plain exact-position table.
 
 DEF MAXLIVE = 24                 # live cards of one suit, + 1 (tarock: T1..T21 and EX)
-DEF BUCKET = 4                   # entries per bucket (32 bytes each)
+DEF BUCKET = 64                   # entries per bucket (32 bytes each)
 
 
 cdef struct Entry:
@@ -31,6 +31,15 @@ cdef struct Entry:
     uint64_t more                # plo (8) | phi << 8 | best << 16 | depth << 24
 
 
+cdef struct Bucket:
+    uint32_t tag[BUCKET]         # the high half of the coarse key of each entry, 0 if empty
+    Entry e[BUCKET]
+
+
+cdef inline uint32_t tag_of(uint64_t coarse) noexcept nogil:
+    return <uint32_t>(coarse >> 32) | 1
+
+
 cdef struct Key:
     uint64_t coarse
     uint64_t prefix[5][MAXLIVE]  # prefix[k][i]: hash of the owners and classes of the i top live cards of suit k
@@ -40,7 +49,7 @@ cdef struct Key:
 
 
 cdef struct Ctx:
-    Entry* table
+    Bucket* table
     uint64_t mask                # buckets - 1
     uint64_t nodes, node_limit
     double deadline
@@ -183,12 +192,14 @@ cdef int tt_lookup(Ctx* ctx, const Key* key, int target, int base, int won, int*
     """1 and the ``value`` bound when an entry covering this position decides the probe
     (``rel`` then holds the cards its pattern fixed); else 0, with the best card of a
     covering entry in ``best`` when there is one."""
-    cdef Entry* bucket = ctx.table + BUCKET * (key.coarse & ctx.mask)
+    cdef Bucket* bucket = ctx.table + (key.coarse & ctx.mask)
     cdef Entry e
     cdef int i, lo, hi
-    cdef uint32_t kvec
+    cdef uint32_t kvec, tag = tag_of(key.coarse)
     for i in range(BUCKET):
-        e = bucket[i]                                  # one copy: the checks below see one version
+        if bucket.tag[i] != tag:
+            continue
+        e = bucket.e[i]                                # one copy: the checks below see one version
         if (e.check ^ e.pattern ^ e.data ^ e.more) != key.coarse:
             continue
         kvec = <uint32_t>(e.data & 0x1ffffff)
@@ -212,29 +223,32 @@ cdef void tt_store(Ctx* ctx, const Key* key, uint32_t kvec, int lo, int hi, int 
                    int depth) noexcept nogil:
     """Store a lower bound (``hi`` = VALUE_MAX) or an upper bound (``lo`` = VALUE_MIN)
     proven with ``p`` points won so far (see :func:`tt_points`) under the pattern ``kvec``."""
-    cdef Entry* bucket = ctx.table + BUCKET * (key.coarse & ctx.mask)
+    cdef Bucket* bucket = ctx.table + (key.coarse & ctx.mask)
     cdef Entry* e = NULL
     cdef Entry old
     cdef uint64_t pattern = pattern_of(key, kvec)
+    cdef uint32_t tag = tag_of(key.coarse)
     cdef int i, olo = VALUE_MIN, ohi = VALUE_MAX, plo = 0, phi = 255, odepth
     for i in range(BUCKET):
-        old = bucket[i]
+        if bucket.tag[i] != tag:
+            continue
+        old = bucket.e[i]
         if old.pattern == pattern and (old.check ^ old.pattern ^ old.data ^ old.more) == key.coarse:
-            e = &bucket[i]
+            e = &bucket.e[i]
             olo, ohi = entry_lo(&old), entry_hi(&old)
             plo, phi = <int>(old.more & 0xff), <int>((old.more >> 8) & 0xff)
             break
     if e == NULL:
         # a new pattern: an empty slot, else the entry of the smallest subtree (cheapest to redo)
-        e = &bucket[0]
+        e = &bucket.e[0]
         odepth = 1000
         for i in range(BUCKET):
-            if bucket[i].check == 0 and bucket[i].data == 0:
-                e = &bucket[i]
+            if bucket.tag[i] == 0:
+                e = &bucket.e[i]
                 break
-            if <int>((bucket[i].more >> 24) & 0xff) < odepth:
-                odepth = <int>((bucket[i].more >> 24) & 0xff)
-                e = &bucket[i]
+            if <int>((bucket.e[i].more >> 24) & 0xff) < odepth:
+                odepth = <int>((bucket.e[i].more >> 24) & 0xff)
+                e = &bucket.e[i]
     # A lower bound holds for every position with at least its points won, an upper
     # bound for every one with at most: keep the new one unless the old one covers it.
     if lo != VALUE_MIN and not (olo != VALUE_MIN and plo <= p and olo >= lo):
@@ -249,3 +263,4 @@ cdef void tt_store(Ctx* ctx, const Key* key, uint32_t kvec, int lo, int hi, int 
     e.data = data
     e.more = more
     e.check = key.coarse ^ pattern ^ data ^ more
+    bucket.tag[e - bucket.e] = tag
