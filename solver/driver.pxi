@@ -36,8 +36,9 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     With a guess (the value of a sibling or of the parent, known to be close), probes
     start from it as MTD(f) does: "≥ guess?", then "≥ guess + 1?" — two probes when the
     guess is right — and gallop away from it (steps of 1, 2, 4, …) while the answers
-    keep pointing the same way; once the value is bracketed, bisection over what is
-    left of the range the cheap bounds allow.  Without a guess (FEAT_GUESS), the value of
+    keep pointing the same way; once the value is bracketed (or when the guess proves off
+    towards the dear answer, see ``cheap``), from the cheap side towards the dear one —
+    or bisection when neither side is cheaper.  Without a guess (FEAT_GUESS), the value of
     a quick playout stands in for one: it is often a few points off, against a range of
     a hundred or more (docs/search.md measures it); with FEAT_GUESS off, bisection.  ``known_lo`` and
     ``known_hi`` narrow that range further (a card's value is at most its parent's at a
@@ -45,6 +46,16 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     over values the deal cannot reach."""
     cdef int lo, hi, target, v, step = 1, direction = 0    # +1 galloping up, -1 down, 2 bisecting
     cdef uint32_t rel[5]
+    cdef int cheap, p, nmax = 0
+    # Which answer is cheaper to prove.  To prove "≥ t" every card of the other camp must be
+    # refuted, to prove "< t" every card of the maximizing camp: the camp with fewer seats
+    # has fewer such nodes in each trick (fr4: "< t" refutes the taker's card, one seat in
+    # four; "≥ t" the three defenders' cards, every combination).  Near the value the dear
+    # answer costs several times the cheap one, so once the value is bracketed the probes
+    # come from the cheap side: only the last one gets the dear answer.
+    for p in range(g.seats):
+        nmax += g.camp[p] == g.maxcamp
+    cheap = 1 if 2 * nmax < g.seats else (-1 if 2 * nmax > g.seats else 0)
     value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
     target = lo + (hi - lo + 1) // 2
     if not has_guess and (ctx.features & FEAT_GUESS) and lo < hi:
@@ -54,6 +65,7 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
         target = guess
     else:
         direction = 2
+        cheap = 0              # no guess: the range is wide, halve it
     cdef uint64_t before
     ctx.ntrace = 0
     while lo < hi:
@@ -77,6 +89,8 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
         if direction != 2:
             if (v >= target and direction == -1) or (v < target and direction == 1):
                 direction = 2                              # bracketed: bisect from now on
+            elif step >= 2 and ((v >= target and cheap == 1) or (v < target and cheap == -1)):
+                direction = 2          # the guess is off towards the dear side: go on from the cheap one
             elif v >= target:
                 direction = 1
                 target = lo + step
@@ -86,7 +100,12 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
                 target = hi - step + 1
                 step *= 2
         if direction == 2:
-            target = lo + (hi - lo + 1) // 2
+            if cheap == 1:
+                target = hi            # from the top down: "no" after "no", then one "yes"
+            elif cheap == -1:
+                target = lo + 1        # from the bottom up
+            else:
+                target = lo + (hi - lo + 1) // 2
     lo_out[0] = lo
     hi_out[0] = hi
     return not ctx.abort
