@@ -38,9 +38,10 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     guess is right — and gallop away from it (steps of 1, 2, 4, …) while the answers
     keep pointing the same way; once the value is bracketed (or when the guess proves off
     towards the dear answer, see ``cheap``), from the cheap side towards the dear one —
-    or bisection when neither side is cheaper.  Without a guess (FEAT_GUESS), the value of
-    a quick playout stands in for one: it is often a few points off, against a range of
-    a hundred or more (docs/search.md measures it); with FEAT_GUESS off, bisection.  ``known_lo`` and
+    or bisection when neither side is cheaper.  Without a guess (FEAT_GUESS): from the
+    cheap end of the range the cheap bounds allow, and when neither answer is cheaper,
+    from the value of a quick playout (docs/search.md measures both); with FEAT_GUESS
+    off, bisection.  ``known_lo`` and
     ``known_hi`` narrow that range further (a card's value is at most its parent's at a
     max node).  Every probe returns a bound past its target (fail-soft), so a step jumps
     over values the deal cannot reach."""
@@ -58,14 +59,22 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     cheap = 1 if 2 * nmax < g.seats else (-1 if 2 * nmax > g.seats else 0)
     value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
     target = lo + (hi - lo + 1) // 2
-    if not has_guess and (ctx.features & FEAT_GUESS) and lo < hi:
+    if not has_guess and (ctx.features & FEAT_GUESS) and lo < hi and cheap == 0:
         guess = playout_value(g, s, ctx.features)
         has_guess = 1
     if has_guess:
         target = guess
     else:
         direction = 2
-        cheap = 0              # no guess: the range is wide, halve it
+        if not (ctx.features & FEAT_GUESS):
+            cheap = 0          # bisection, to measure the rest against
+        elif cheap == 1:
+            # No guess where one answer is cheap: from that end of the range.  A playout
+            # can be a hundred points off, and each probe between it and the value would
+            # then get the dear answer; far from the value the cheap ones cost little.
+            target = hi
+        elif cheap == -1:
+            target = lo + 1
     cdef uint64_t before
     ctx.ntrace = 0
     while lo < hi:
