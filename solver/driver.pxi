@@ -28,6 +28,21 @@ cdef int playout_value(const Game* g, const State* s, int features) noexcept nog
     return final_value(g, &end.acc)
 
 
+cdef int cheap_answer(const Game* g) noexcept nogil:
+    """Which answer is cheaper to prove: 1 for "no" (value < t), -1 for "yes", 0 neither.
+
+    To prove "≥ t" every card of the other camp must be refuted, to prove "< t" every card
+    of the maximizing camp: the camp with fewer seats has fewer such nodes in each trick
+    (fr4: "< t" refutes the taker's card, one seat in four; "≥ t" the three defenders'
+    cards, every combination).  Near the value the dear answer costs several times the
+    cheap one, so the driver comes from the cheap side: only its last probe gets the dear
+    answer."""
+    cdef int p, nmax = 0
+    for p in range(g.seats):
+        nmax += g.camp[p] == g.maxcamp
+    return 1 if 2 * nmax < g.seats else (-1 if 2 * nmax > g.seats else 0)
+
+
 cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess,
                int known_lo, int known_hi, int* lo_out, int* hi_out) noexcept nogil:
     """The exact value from fail-soft null-window probes; 0 if a limit stopped it (then
@@ -47,16 +62,7 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     over values the deal cannot reach."""
     cdef int lo, hi, target, v, step = 1, direction = 0    # +1 galloping up, -1 down, 2 bisecting
     cdef uint32_t rel[5]
-    cdef int cheap, p, nmax = 0
-    # Which answer is cheaper to prove.  To prove "≥ t" every card of the other camp must be
-    # refuted, to prove "< t" every card of the maximizing camp: the camp with fewer seats
-    # has fewer such nodes in each trick (fr4: "< t" refutes the taker's card, one seat in
-    # four; "≥ t" the three defenders' cards, every combination).  Near the value the dear
-    # answer costs several times the cheap one, so once the value is bracketed the probes
-    # come from the cheap side: only the last one gets the dear answer.
-    for p in range(g.seats):
-        nmax += g.camp[p] == g.maxcamp
-    cheap = 1 if 2 * nmax < g.seats else (-1 if 2 * nmax > g.seats else 0)
+    cdef int cheap = cheap_answer(g)
     value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
     target = lo + (hi - lo + 1) // 2
     if not has_guess and (ctx.features & FEAT_GUESS) and lo < hi and cheap == 0:
@@ -181,7 +187,11 @@ cdef int exact_threads(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, in
     cdef pthread_t tid[MAXTHREADS]
     cdef int started[MAXTHREADS]
     cdef Ctx* c
+    cdef int cheap = cheap_answer(g) if ctx.features & FEAT_GUESS else 0
     value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
+    if not has_guess and cheap == 0 and (ctx.features & FEAT_GUESS) and lo < hi:
+        guess = playout_value(g, s, ctx.features)
+        has_guess = 1
     ctx.ntrace = 0
     while lo < hi and not ctx.abort:
         # the round's targets, lowest first, in (lo, hi]
@@ -190,6 +200,10 @@ cdef int exact_threads(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, in
         for i in range(m):
             if first and has_guess:
                 q[i].target = guess + i                  # "≥ guess?", "≥ guess + 1?", …
+            elif cheap == 1:
+                q[i].target = hi - m + 1 + i                 # the top values (see exact())
+            elif cheap == -1:
+                q[i].target = lo + 1 + i                     # the bottom values
             elif m == 1:
                 q[i].target = lo + (size + 1) // 2           # bisection
             elif size <= threads:
