@@ -43,8 +43,8 @@ cdef int cheap_answer(const Game* g) noexcept nogil:
     return 1 if 2 * nmax < g.seats else (-1 if 2 * nmax > g.seats else 0)
 
 
-cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess,
-               int known_lo, int known_hi, int* lo_out, int* hi_out) noexcept nogil:
+cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int threads, int guess,
+               int has_guess, int known_lo, int known_hi, int* lo_out, int* hi_out) noexcept nogil:
     """The exact value from fail-soft null-window probes; 0 if a limit stopped it (then
     [lo_out, hi_out] is what was proven).
 
@@ -89,7 +89,7 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
         if target > hi:
             target = hi
         before = ctx.nodes
-        v = probe(g, s, target, ctx, rel)
+        v = root_probe(g, s, target, ctx, helpers, threads, rel)
         if ctx.abort:
             break
         if ctx.ntrace < 64:
@@ -126,15 +126,12 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess
     return not ctx.abort
 
 
-# -- several threads ------------------------------------------------------------------------
+# -- one probe on several threads ------------------------------------------------------------
 #
-# With more than one thread, each round of the driver asks several questions at once —
-# "≥ t1?", "≥ t2?", … spread over what is left of the range — one thread each, all on the
-# one table (entries are checked, so a torn entry is never read).  The first answer
-# often settles the others' questions ("≥ t2" proven settles "≥ t1"): those threads stop
-# at once.  (Spare threads on the same question with another move order — lazy SMP — were
-# tried: slower, docs/search.md.)  Each round narrows the range more than a single probe, and the probes help
-# each other through the table.  The engine's own thread is thread 0.
+# The cards of the root are dealt out to the threads, one probe each per card, all on the one
+# table.  At the root of a probe whose answer needs every card refuted (fr4, top down: every
+# card of the taker) the threads divide that work; where one card answers the question they
+# race for it, and the first that finds it stops the others.
 
 DEF MAXTHREADS = 8
 
@@ -145,114 +142,131 @@ cdef extern from "<pthread.h>" nogil:
     int pthread_join(pthread_t thread, void** result)
 
 
-cdef struct Question:
+cdef struct Share:
     const Game* g
     const State* s
     Ctx* ctx
     int target
-    int value
-    int answered                 # 1 when the probe finished (not stopped)
-    Question* round              # every question of the round
+    const int* mv                # the root's cards (one per group) and which are this thread's:
+    int n, first, stride         # mv[first], mv[first + stride], …
+    int maximizing
+    int value                    # the best bound over those cards
+    int best
+    int done                     # 1 when it finished (not stopped): every card, or one that answered
+    int cut                      # one of its cards answered the question
+    uint32_t rel[5]              # the cards whose rank decided it
+    Share* all
     int count
 
 
-cdef void ask(Question* q) noexcept nogil:
-    cdef uint32_t rel[5]
-    cdef int v, j
-    cdef Question* o
-    q.answered = 0
-    v = probe(q.g, q.s, q.target, q.ctx, rel)
-    if q.ctx.abort or q.ctx.implied:
-        return
-    q.value = v
-    q.answered = 1
-    for j in range(q.count):
-        o = &q.round[j]
-        if o != q and ((v >= q.target and o.target <= v) or (v < q.target and o.target > v)):
-            o.ctx.implied = 1
+cdef void share_probe(Share* sh) noexcept nogil:
+    cdef State child
+    cdef uint32_t crel[5]
+    cdef int i, v, j, k
+    sh.done = sh.cut = 0
+    sh.value = VALUE_MIN if sh.maximizing else VALUE_MAX
+    sh.best = -1
+    for k in range(5):
+        sh.rel[k] = 0
+    i = sh.first
+    while i < sh.n:
+        child = sh.s[0]
+        play(sh.g, &child, sh.mv[i])
+        v = probe(sh.g, &child, sh.target, sh.ctx, crel)
+        if sh.ctx.abort or sh.ctx.implied:
+            return
+        if (sh.maximizing and v > sh.value) or (not sh.maximizing and v < sh.value):
+            sh.value = v
+            sh.best = sh.mv[i]
+        for k in range(5):
+            sh.rel[k] |= crel[k]
+        if (sh.maximizing and v >= sh.target) or (not sh.maximizing and v < sh.target):
+            sh.cut = 1
+            sh.done = 1
+            for j in range(sh.count):            # the question is answered: stop the others
+                if &sh.all[j] != sh:
+                    sh.all[j].ctx.implied = 1
+            return
+        i += sh.stride
+    sh.done = 1
 
 
-cdef void* ask_thread(void* arg) noexcept nogil:
-    ask(<Question*>arg)
+cdef void* share_thread(void* arg) noexcept nogil:
+    share_probe(<Share*>arg)
     return NULL
 
 
-cdef int exact_threads(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int threads,
-                       int guess, int has_guess, int known_lo, int known_hi,
-                       int* lo_out, int* hi_out) noexcept nogil:
-    """:func:`exact` on ``threads`` threads (``helpers``: the contexts of threads 1..)."""
-    cdef int lo, hi, m, i, size, first = 1
-    cdef uint64_t start[MAXTHREADS]
-    cdef Question q[MAXTHREADS]
+cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* helpers,
+                    int threads, uint32_t* rel) noexcept nogil:
+    """:func:`probe` at the root, its cards shared among ``threads`` threads (``helpers``:
+    the contexts of threads 1..).  The root's own table entry and cheap bounds are left
+    out: the driver keeps the range they would give."""
+    cdef int mv[MAXMOVES]
+    cdef uint32_t mrel[5]
+    cdef Share sh[MAXTHREADS]
     cdef pthread_t tid[MAXTHREADS]
     cdef int started[MAXTHREADS]
+    cdef uint64_t start[MAXTHREADS]
+    cdef int n, m, i, k, v, maximizing, all_done = 1, any_cut = 0
     cdef Ctx* c
-    cdef int cheap = cheap_answer(g) if ctx.features & FEAT_GUESS else 0
-    value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
-    if not has_guess and cheap == 0 and (ctx.features & FEAT_GUESS) and lo < hi:
-        guess = playout_value(g, s, ctx.features)
-        has_guess = 1
-    ctx.ntrace = 0
-    while lo < hi and not ctx.abort:
-        # the round's targets, lowest first, in (lo, hi]
-        size = hi - lo
-        m = threads if threads < size else size
-        for i in range(m):
-            if first and has_guess:
-                q[i].target = guess + i                  # "≥ guess?", "≥ guess + 1?", …
-            elif cheap == 1:
-                q[i].target = hi - m + 1 + i                 # the top values (see exact())
-            elif cheap == -1:
-                q[i].target = lo + 1 + i                     # the bottom values
-            elif m == 1:
-                q[i].target = lo + (size + 1) // 2           # bisection
-            elif size <= threads:
-                q[i].target = lo + 1 + i                     # every value left, one each
-            else:
-                q[i].target = lo + ((i + 1) * size + m) // (m + 1)   # evenly spread
-            if q[i].target <= lo:
-                q[i].target = lo + 1
-            if q[i].target > hi:
-                q[i].target = hi
-        first = 0
-        for i in range(m):
-            c = ctx if i == 0 else &helpers[i - 1]
-            if i > 0:
-                c.table, c.mask, c.features = ctx.table, ctx.mask, ctx.features
-                c.deadline, c.node_limit, c.stop = ctx.deadline, ctx.node_limit, ctx.stop
-                c.root = ctx.root
-                c.abort = 0
-            c.implied = 0
-            start[i] = c.nodes
-            q[i].g, q[i].s, q[i].ctx = g, s, c
-            q[i].round, q[i].count = q, m
-            q[i].answered = 0
-        for i in range(1, m):
-            started[i] = pthread_create(&tid[i], NULL, ask_thread, &q[i]) == 0
-            if not started[i]:
-                ask(&q[i])                             # no thread to be had: ask here
-        ask(&q[0])
-        for i in range(1, m):
-            if started[i]:
-                pthread_join(tid[i], NULL)
-        for i in range(m):
-            c = q[i].ctx
-            if i > 0:
-                ctx.nodes += c.nodes - start[i]
-                if c.abort:
-                    ctx.abort = 1
-            if q[i].answered:
-                if ctx.ntrace < 64:
-                    ctx.trace_target[ctx.ntrace] = q[i].target
-                    ctx.trace_value[ctx.ntrace] = q[i].value
-                    ctx.trace_nodes[ctx.ntrace] = c.nodes - start[i]
-                    ctx.ntrace += 1
-                if q[i].value >= q[i].target:
-                    if q[i].value > lo:
-                        lo = q[i].value if q[i].value < hi else hi
-                elif q[i].value < hi:
-                    hi = q[i].value if q[i].value > lo else lo
-        ctx.implied = 0
-    lo_out[0] = lo
-    hi_out[0] = hi
-    return not ctx.abort
+    if threads <= 1 or s.trick_no >= g.tricks - 1:
+        return probe(g, s, target, ctx, rel)
+    for k in range(5):
+        mrel[k] = 0
+    n = moves(g, s, mv, ctx.root_best if s == ctx.root else -1, -1, ctx.features & FEAT_POINTS,
+              mrel, NULL)
+    if n < 2:
+        return probe(g, s, target, ctx, rel)
+    m = threads if threads < n else n
+    maximizing = g.camp[to_play(g, s)] == g.maxcamp
+    for i in range(m):
+        c = ctx if i == 0 else &helpers[i - 1]
+        if i > 0:
+            c.table, c.mask, c.features = ctx.table, ctx.mask, ctx.features
+            c.deadline, c.node_limit, c.stop = ctx.deadline, ctx.node_limit, ctx.stop
+            c.root = ctx.root
+            c.abort = 0
+        c.implied = 0
+        start[i] = c.nodes
+        sh[i].g, sh[i].s, sh[i].ctx, sh[i].target = g, s, c, target
+        sh[i].mv, sh[i].n, sh[i].first, sh[i].stride = mv, n, i, m
+        sh[i].maximizing = maximizing
+        sh[i].all, sh[i].count = sh, m
+    for i in range(1, m):
+        started[i] = pthread_create(&tid[i], NULL, share_thread, &sh[i]) == 0
+        if not started[i]:
+            share_probe(&sh[i])                  # no thread to be had: here
+    share_probe(&sh[0])
+    for i in range(1, m):
+        if started[i]:
+            pthread_join(tid[i], NULL)
+    ctx.implied = 0
+    v = VALUE_MIN if maximizing else VALUE_MAX
+    for k in range(5):
+        rel[k] = mrel[k]
+    for i in range(m):
+        c = sh[i].ctx
+        if i > 0:
+            ctx.nodes += c.nodes - start[i]
+            if c.abort:
+                ctx.abort = 1
+        if sh[i].done and sh[i].cut and not any_cut:
+            any_cut = 1                          # the first thread that answered
+            v = sh[i].value
+            ctx.root_best = sh[i].best if s == ctx.root else ctx.root_best
+            for k in range(5):
+                rel[k] = mrel[k] | sh[i].rel[k]
+        all_done = all_done and sh[i].done
+    if any_cut:
+        return v
+    if not all_done:
+        ctx.abort = 1                            # a limit stopped a thread
+        return 0
+    for i in range(m):                           # every card refuted: the best bound of all
+        if (maximizing and sh[i].value > v) or (not maximizing and sh[i].value < v):
+            v = sh[i].value
+            if s == ctx.root:
+                ctx.root_best = sh[i].best
+        for k in range(5):
+            rel[k] |= sh[i].rel[k]
+    return v
