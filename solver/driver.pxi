@@ -61,7 +61,6 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
     max node).  Every probe returns a bound past its target (fail-soft), so a step jumps
     over values the deal cannot reach."""
     cdef int lo, hi, target, v, step = 1, direction = 0    # +1 galloping up, -1 down, 2 bisecting
-    cdef uint32_t rel[5]
     cdef int cheap = cheap_answer(g)
     value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
     target = lo + (hi - lo + 1) // 2
@@ -89,7 +88,7 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
         if target > hi:
             target = hi
         before = ctx.nodes
-        v = root_probe(g, s, target, ctx, helpers, threads, rel)
+        v = root_probe(g, s, target, ctx, helpers, threads)
         if ctx.abort:
             break
         if ctx.ntrace < 64:
@@ -154,7 +153,6 @@ cdef struct Share:
     int best
     int done                     # 1 when it finished (not stopped): every card, or one that answered
     int cut                      # one of its cards answered the question
-    uint32_t rel[5]              # the cards whose rank decided it
     Share* all
     int count
 
@@ -162,12 +160,10 @@ cdef struct Share:
 cdef void share_probe(Share* sh) noexcept nogil:
     cdef State child
     cdef uint32_t crel[5]
-    cdef int i, v, j, k
+    cdef int i, v, j
     sh.done = sh.cut = 0
     sh.value = VALUE_MIN if sh.maximizing else VALUE_MAX
     sh.best = -1
-    for k in range(5):
-        sh.rel[k] = 0
     i = sh.first
     while i < sh.n:
         child = sh.s[0]
@@ -178,8 +174,6 @@ cdef void share_probe(Share* sh) noexcept nogil:
         if (sh.maximizing and v > sh.value) or (not sh.maximizing and v < sh.value):
             sh.value = v
             sh.best = sh.mv[i]
-        for k in range(5):
-            sh.rel[k] |= crel[k]
         if (sh.maximizing and v >= sh.target) or (not sh.maximizing and v < sh.target):
             sh.cut = 1
             sh.done = 1
@@ -197,24 +191,23 @@ cdef void* share_thread(void* arg) noexcept nogil:
 
 
 cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* helpers,
-                    int threads, uint32_t* rel) noexcept nogil:
+                    int threads) noexcept nogil:
     """:func:`probe` at the root, its cards shared among ``threads`` threads (``helpers``:
-    the contexts of threads 1..).  The root's own table entry and cheap bounds are left
-    out: the driver keeps the range they would give."""
+    the contexts of threads 1..).  The root's own table entry, cheap bounds and relevant
+    cards are left out: the driver keeps the range the bounds would give, and nothing
+    above the root needs the rest."""
     cdef int mv[MAXMOVES]
-    cdef uint32_t mrel[5]
+    cdef uint32_t rel[5]             # (what probe() and moves() report, unused here)
     cdef Share sh[MAXTHREADS]
     cdef pthread_t tid[MAXTHREADS]
     cdef int started[MAXTHREADS]
     cdef uint64_t start[MAXTHREADS]
-    cdef int n, m, i, k, v, maximizing, all_done = 1, any_cut = 0
+    cdef int n, m, i, v, maximizing, all_done = 1, any_cut = 0
     cdef Ctx* c
     if threads <= 1 or s.trick_no >= g.tricks - 1:
         return probe(g, s, target, ctx, rel)
-    for k in range(5):
-        mrel[k] = 0
     n = moves(g, s, mv, ctx.root_best if s == ctx.root else -1, -1, ctx.features & FEAT_POINTS,
-              mrel, NULL)
+              rel, NULL)
     if n < 2:
         return probe(g, s, target, ctx, rel)
     m = threads if threads < n else n
@@ -242,8 +235,6 @@ cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* he
             pthread_join(tid[i], NULL)
     ctx.implied = 0
     v = VALUE_MIN if maximizing else VALUE_MAX
-    for k in range(5):
-        rel[k] = mrel[k]
     for i in range(m):
         c = sh[i].ctx
         if i > 0:
@@ -253,9 +244,8 @@ cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* he
         if sh[i].done and sh[i].cut and not any_cut:
             any_cut = 1                          # the first thread that answered
             v = sh[i].value
-            ctx.root_best = sh[i].best if s == ctx.root else ctx.root_best
-            for k in range(5):
-                rel[k] = mrel[k] | sh[i].rel[k]
+            if s == ctx.root:
+                ctx.root_best = sh[i].best
         all_done = all_done and sh[i].done
     if any_cut:
         return v
@@ -267,6 +257,4 @@ cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* he
             v = sh[i].value
             if s == ctx.root:
                 ctx.root_best = sh[i].best
-        for k in range(5):
-            rel[k] |= sh[i].rel[k]
     return v
