@@ -26,7 +26,8 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--time-limit", type=positive_float, metavar="S",
                    help="give up a deal after S seconds (a line on stderr, exit status 1)")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help="transposition table size in MB (default 256)")
+                   help="transposition table size in MB"
+                        " (default 256, 4096 from 14 tricks left)")
     add_threads_option(p)
     p.set_defaults(run=run)
 

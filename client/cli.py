@@ -107,7 +107,8 @@ def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None
     p.add_argument("--node-limit", type=_positive_int, metavar="N",
                    help="stop each search after N nodes (status limit, with bounds)")
     p.add_argument("--tt-mb", type=_positive_int, metavar="M",
-                   help=f"transposition table size in MB{table_help} (default 256)")
+                   help=f"transposition table size in MB{table_help}"
+                        " (default 256, 4096 from 14 tricks left)")
 
 
 def cmd_validate(args) -> int:

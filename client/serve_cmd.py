@@ -16,7 +16,8 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--workers", type=positive_int, metavar="N",
                    help="search processes, one search each at a time (default: one per core)")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help="transposition table size per search in MB (default 256)")
+                   help="transposition table size per search in MB"
+                        " (default 256, 4096 from 14 tricks left)")
     p.add_argument("--grace", type=positive_float, default=30.0, metavar="S",
                    help="on SIGTERM/SIGINT, let running calls finish for up to S seconds (default 30)")
     p.set_defaults(run=run)

@@ -21,7 +21,8 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--workers", type=positive_int, metavar="N",
                    help="search processes (default: one per core)")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help="transposition table size per search in MB (default 256)")
+                   help="transposition table size per search in MB"
+                        " (default 256, 4096 from 14 tricks left)")
     p.add_argument("--no-open", action="store_true", help="do not open a browser")
     p.set_defaults(run=run)
 

@@ -151,6 +151,19 @@ cdef class Engine:
     def nodes(self):
         return self.ctx.nodes
 
+    def table_fill(self):
+        """(buckets, entries in use, full buckets): how full the table is."""
+        cdef uint64_t b, used = 0, full = 0, n
+        cdef int i
+        with nogil:
+            for b in range(self.ctx.mask + 1):
+                n = 0
+                for i in range(BUCKET):
+                    n += self.ctx.table[b].tag[i] != 0
+                used += n
+                full += n == BUCKET
+        return self.ctx.mask + 1, used, full
+
     def trace(self):
         """The probes of the last exact value: [(target, bound returned, nodes)]."""
         return [(self.ctx.trace_target[i], self.ctx.trace_value[i], self.ctx.trace_nodes[i])
