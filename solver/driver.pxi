@@ -69,6 +69,12 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
         has_guess = 1
     if has_guess:
         target = guess
+        if guess <= lo or guess > hi:
+            # The guess is a known bound (a card's value at a node of the minimizing camp is
+            # at least the node's): the first probe asks past it, and an answer against the
+            # guess is already the dear one — from there on from the cheap side, with no
+            # second dear probe to gallop.
+            step = 2
     else:
         direction = 2
         if not (ctx.features & FEAT_GUESS):
