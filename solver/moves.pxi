@@ -81,15 +81,25 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
             n += 1
             prev = b
     # ordering by a simple guess of what is good for the seat's camp
+    cdef int ruffable = 0            # the plain suits a seat of the other camp can ruff
+    cdef uint32_t ruffers = ~(<uint32_t>1 << EXBIT) if never_wins(g, EXCODE) else ~(<uint32_t>0)
+    if s.trick_len == 0 and g.trumps_win:
+        for p in range(g.seats):
+            if g.camp[p] != mine and (s.hand[p][TAROCK] & ruffers):
+                for k in range(4):
+                    if not s.hand[p][k]:
+                        ruffable |= 1 << k
     for i in range(n):
         code = out[i]
         pts = g.points[code >> 5][code & 31]
         if code == first_code:
             sc = 1000000
         elif s.trick_len == 0:
-            # lead a card that is the top of its suit, else a low one
+            # lead a card that is the top of its suit, else a low one; a suit the other
+            # camp can ruff has no master (its points would go to the ruff)
             between = live[code >> 5] & ~((<uint32_t>2 << (code & 31)) - 1)
-            sc = 1000 + pts if between == 0 else -pts * 4 - (code & 31)
+            sc = 1000 + pts if between == 0 and not (ruffable >> (code >> 5)) & 1 \
+                else -pts * 4 - (code & 31)
         else:
             wins = win < 0 or (not never_wins(g, code) and beats(g, code, s.tcard[win]))
             if win_camp == mine and not wins:
