@@ -1,6 +1,7 @@
 # The minimizing camp (the defence in French Tarot) leading a plain card into a ruff of the
-# other camp makes it spend a trump for little; that lead goes before the other low leads
-# (any weight from 15 to 80 gave the same order; docs/search.md has the figures).
+# other camp makes it spend a trump for little: that lead goes before the other low leads, and
+# a trump that is not a master after them (any weight from 15 to 80 gave the same order;
+# docs/search.md has the figures).
 DEF FORCE_W = 30
 DEF KILLER_BONUS = 150            # a tie-break among guesses, not above them: measured (docs/search.md)
 
@@ -107,6 +108,8 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
             if (ruffable >> (code >> 5)) & 1 and g.cls[code >> 5][code & 31] == 0 and \
                     mine != g.maxcamp:
                 sc += FORCE_W                       # force the other camp to ruff
+            if (code >> 5) == TAROCK and g.trumps_win and mine != g.maxcamp and between != 0:
+                sc -= FORCE_W                       # and leads no trump but a master
         else:
             wins = win < 0 or (not never_wins(g, code) and beats(g, code, s.tcard[win]))
             if win_camp == mine and not wins:
