@@ -36,7 +36,7 @@ def configurations() -> list[tuple[str, int]]:
     return out
 
 
-def run(lines: list[str], features: int, time_limit: float, tt_mb: int):
+def run(lines: list[str], features: int, time_limit: float, tt_mb: int | None):
     rows = []
     for line in lines:
         engine = make_engine(loads(line), tt_mb, features)
@@ -59,7 +59,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sets", default=DEFAULT_SETS)
     ap.add_argument("--count", type=int, default=20, help="positions per set")
     ap.add_argument("--time-limit", type=float, default=30.0)
-    ap.add_argument("--tt-mb", type=int, default=256)
+    ap.add_argument("--tt-mb", type=int, default=None,
+                    help="table size in MB (default: the solver's, by the tricks left)")
     args = ap.parse_args(argv)
     sets = [s for s in args.sets.split(",") if s]
     print("| configuration | " + " | ".join(sets) + " |")

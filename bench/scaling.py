@@ -45,7 +45,7 @@ def random_prefix(deal: Position, tricks_left: int, rng: random.Random) -> Posit
     return pos
 
 
-def value_only(pos: Position, time_limit: float, tt_mb: int, threads: int) -> tuple[float, int, bool]:
+def value_only(pos: Position, time_limit: float, tt_mb: int | None, threads: int) -> tuple[float, int, bool]:
     started = time.perf_counter()
     engine = make_engine(pos, tt_mb)
     engine.set_limits(0, time_limit)
@@ -53,7 +53,7 @@ def value_only(pos: Position, time_limit: float, tt_mb: int, threads: int) -> tu
     return time.perf_counter() - started, engine.nodes, done
 
 
-def full_solve(pos: Position, time_limit: float, tt_mb: int, threads: int) -> tuple[float, int, bool]:
+def full_solve(pos: Position, time_limit: float, tt_mb: int | None, threads: int) -> tuple[float, int, bool]:
     r = solve(pos, time_limit=time_limit, tt_mb=tt_mb)
     return r.seconds, r.nodes, r.status == "ok"
 
@@ -93,7 +93,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sets", default=DEFAULT_SETS, help="whole-deal sets (bench/data), comma separated")
     ap.add_argument("--set-count", type=int, default=10, help="deals per whole-deal set")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per search")
-    ap.add_argument("--tt-mb", type=int, default=512)
+    ap.add_argument("--tt-mb", type=int, default=None,
+                    help="table size in MB (default: the solver's, by the tricks left)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args(argv)
