@@ -27,7 +27,7 @@ __all__ = ["Cancel", "SolveResult", "default_tt_mb", "make_engine", "solve"]
 # The table size when the caller names none, by the tricks left (docs/search.md, "Memory"):
 # up to 13 tricks 256 MB holds what the search stores (1 GB and 4 GB gave the same node
 # counts at 12 tricks); from 14 the searches run for minutes, and a whole fr4 deal's probes
-# near its value cost 15-50x fewer nodes with 4 GB than with 256 MB.  The memory is mapped
+# near its value cost 15-25x fewer nodes with 4 GB than with 256 MB.  The memory is mapped
 # lazily, so a search touches only what it uses; two such searches fit a 24 GiB machine.
 DEFAULT_TT_MB = 256
 BIG_TT_MB = 4096

@@ -56,11 +56,11 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
     or bisection when neither side is cheaper.  Without a guess (FEAT_GUESS): from the
     cheap end of the range the cheap bounds allow, and when neither answer is cheaper,
     from the value of a quick playout (docs/search.md measures both); with FEAT_GUESS
-    off, bisection.  ``known_lo`` and
-    ``known_hi`` narrow that range further (a card's value is at most its parent's at a
-    max node).  Every probe returns a bound past its target (fail-soft), so a step jumps
+    off, bisection.  ``known_lo`` and ``known_hi`` narrow that range further (a card's
+    value is at most its parent's at a max node).  Every probe returns a bound past its target (fail-soft), so a step jumps
     over values the deal cannot reach."""
     cdef int lo, hi, target, v, step = 1, direction = 0    # +1 galloping up, -1 down, 2 bisecting
+    cdef int past_guess = 0      # the first probe asks past the guess, not the guess itself
     cdef int cheap = cheap_answer(g)
     value_range(g, s, ctx.features, known_lo, known_hi, &lo, &hi)
     target = lo + (hi - lo + 1) // 2
@@ -69,12 +69,10 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
         has_guess = 1
     if has_guess:
         target = guess
-        if guess <= lo or guess > hi:
-            # The guess is a known bound (a card's value at a node of the minimizing camp is
-            # at least the node's): the first probe asks past it, and an answer against the
-            # guess is already the dear one — from there on from the cheap side, with no
-            # second dear probe to gallop.
-            step = 2
+        # The guess may be a known bound (a card's value at a node of the minimizing camp
+        # is at least the node's): then the first probe asks past it, and an answer against
+        # the guess is already the dear one — no second dear probe to confirm it.
+        past_guess = guess <= lo or guess > hi
     else:
         direction = 2
         if not (ctx.features & FEAT_GUESS):
@@ -109,7 +107,8 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
         if direction != 2:
             if (v >= target and direction == -1) or (v < target and direction == 1):
                 direction = 2                              # bracketed: bisect from now on
-            elif step >= 2 and ((v >= target and cheap == 1) or (v < target and cheap == -1)):
+            elif (step >= 2 or past_guess) and \
+                    ((v >= target and cheap == 1) or (v < target and cheap == -1)):
                 direction = 2          # the guess is off towards the dear side: go on from the cheap one
             elif v >= target:
                 direction = 1

@@ -87,8 +87,9 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
             prev = b
     # ordering by a simple guess of what is good for the seat's camp
     cdef int ruffable = 0            # the plain suits a seat of the other camp can ruff
-    cdef uint32_t ruffers = ~(<uint32_t>1 << EXBIT) if never_wins(g, EXCODE) else ~(<uint32_t>0)
+    cdef uint32_t ruffers
     if s.trick_len == 0 and g.trumps_win:
+        ruffers = ~(<uint32_t>1 << EXBIT) if never_wins(g, EXCODE) else ~(<uint32_t>0)
         for p in range(g.seats):
             if g.camp[p] != mine and (s.hand[p][TAROCK] & ruffers):
                 for k in range(4):
