@@ -191,8 +191,9 @@ def test_killed_at_random_moments_then_resumed(tmp_path, sig):
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
         assert "Traceback" not in err, err
-        if sig == signal.SIGINT and proc.returncode != -signal.SIGINT:
-            # (-SIGINT: the signal came while the interpreter was already exiting)
+        if sig == signal.SIGINT and proc.returncode not in (-signal.SIGINT, 1):
+            # (-SIGINT: the signal came while the interpreter was already exiting; 1: the
+            # batch had already finished — the junk line is an error result)
             assert proc.returncode == 130 and "interrupted" in err, (proc.returncode, err)
         written.append(_lines_in(out))
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
