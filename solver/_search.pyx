@@ -50,6 +50,7 @@ cdef class Engine:
     cdef int threads
     cdef int stop_flag
     cdef void* raw_table
+    cdef uint32_t* plays
 
     def __cinit__(self, dict params, int tt_mb, int features=FEAT_DEFAULT):
         cdef uint64_t buckets = 1
@@ -117,6 +118,10 @@ cdef class Engine:
         if self.ctx.table == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.ctx.mask = buckets - 1
+        self.plays = <uint32_t*>calloc(PLAY_SLOTS, sizeof(uint32_t))
+        if self.plays == NULL:
+            raise MemoryError("cannot allocate the play memory")
+        self.ctx.plays, self.ctx.plays_mask = self.plays, PLAY_SLOTS - 1
 
     cdef int exact(self, const State* s, int guess, int has_guess, int known_lo, int known_hi,
                    int* lo, int* hi) noexcept nogil:
@@ -128,6 +133,7 @@ cdef class Engine:
 
     def __dealloc__(self):
         free(self.raw_table)
+        free(self.plays)
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Stop searching after this many nodes / seconds from now (0: no limit)."""
@@ -273,6 +279,19 @@ cdef class Engine:
         value_range(&self.g, &self.root, self.ctx.features, VALUE_MIN, VALUE_MAX, &lo, &hi)
         return lo, hi
 
+    def bound_pattern(self):
+        """At a trick start: the cheap (lo, hi) bounds and the cards a table entry proven
+        by them would fix (five suit masks; the owners of every other card may change as
+        the pattern allows, and the bounds must still hold).  For testing the bounds'
+        relevant cards."""
+        cdef int lo = 0, hi = 0
+        cdef uint32_t used[5]
+        cdef Key key
+        bounds(&self.g, &self.root, VALUE_MIN, &lo, &hi, used, self.ctx.features)
+        make_key(&self.g, &self.root, &key)
+        kvec_of(&self.ctx, &key, used)
+        return lo, hi, [used[k] for k in range(5)]
+
     def final_value(self):
         return final_value(&self.g, &self.root.acc)
 
@@ -282,7 +301,8 @@ cdef class Engine:
 
 #: the techniques that can be switched off (``Engine(..., features=...)``), by name
 FEATURES = {"partition": FEAT_PARTITION, "sure": FEAT_SURE, "killer": FEAT_KILLER,
-            "small": FEAT_SMALL, "points": FEAT_POINTS, "guess": FEAT_GUESS}
+            "small": FEAT_SMALL, "points": FEAT_POINTS, "guess": FEAT_GUESS, "hint": FEAT_HINT,
+            "memory": FEAT_MEMORY}
 ALL_FEATURES = FEAT_ALL
 #: for tests only: a pattern that forgets trick winners (too general, so wrong)
 LOOSE_FOR_TESTS = FEAT_LOOSE

@@ -110,18 +110,39 @@ cdef int sure_run_worth(const Game* g, const State* s, uint32_t run, int camp,
     return total
 
 
+cdef int spoilers(uint32_t mine, uint32_t others) noexcept nogil:
+    """How many of ``mine`` (trump bits) the ``others`` can beat, one each: a trump spoils
+    at most one trick, and only one of a lower trump.  Going down from the top, each of
+    ``mine`` is matched to a higher trump of the others not matched yet (greedy is optimal:
+    a higher spoiler can take anything a lower one can)."""
+    cdef int free_ = 0, spoiled = 0, b
+    cdef uint32_t all_ = mine | others
+    while all_:
+        b = top_bit(all_)
+        all_ &= ~(<uint32_t>1 << b)
+        if (others >> b) & 1:
+            free_ += 1
+        elif free_:
+            free_ -= 1
+            spoiled += 1
+    return spoiled
+
+
 cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run,
-                           int tricks_left, int* tricks) noexcept nogil:
+                           int tricks_left, int* tricks, uint32_t* used) noexcept nogil:
     """What a camp surely takes with the trumps of one of its seats, however low: every
     card gets played, so a seat's n trumps fall in n different tricks, and a trick that
     holds no higher trump of the other camp is the camp's.  The other camp's m trumps
     spoil at most one each (at4: its Pagat, which can win a Trull trick, is among them;
     fr: its Excuse may also take the last trick in the slam case).  So the seat's trumps
     win at least n - m tricks: its run trumps (sure anyway) and, for the rest, its
-    cheapest other trumps; plus the floor for every other card of those tricks.  Only
-    how many trumps each seat holds (and the bouts' owners) decides it, no rank."""
-    cdef int p, m = 0, k, r, won, best = 0, total, i, nw, slam = 0
-    cdef uint32_t mine, others, m_run
+    cheapest other trumps; plus the floor for every other card of those tricks.  That
+    needs only how many trumps each seat holds (and the bouts' owners), no rank.  By rank
+    it can be more: a trump of the others spoils only a lower one, so only as many as can
+    each be matched to a lower trump of the seat (``spoilers``); that count relies on the
+    ranks of every trump down to the seat's lowest, which go into ``used``."""
+    cdef int p, m = 0, k, r, won, best = 0, total, i, nw, slam = 0, sp, pagat = 0
+    cdef uint32_t mine, others, m_run, theirs = 0
     cdef int worth[22]
     tricks[0] = 0
     if not g.trumps_win:
@@ -129,6 +150,7 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
     for p in range(g.seats):
         if g.camp[p] != camp:
             m += popcount(s.hand[p][TAROCK] & trump_mask(g))
+            theirs |= s.hand[p][TAROCK] & trump_mask(g)
             if g.excuse == EX_FRENCH and (s.hand[p][TAROCK] >> EXBIT) & 1 and \
                     s.acc.tricks[camp] == 0:
                 slam = 1
@@ -137,6 +159,14 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
             continue
         mine = s.hand[p][TAROCK] & trump_mask(g)
         k = popcount(mine) - m - slam        # tricks the seat's trumps surely win
+        if mine:
+            # by rank: only a higher trump of the others spoils one of them (at4: their
+            # Pagat, which can win a Trull trick, may spoil any)
+            pagat = g.trull and (theirs & 1)
+            sp = spoilers(mine, theirs & ~(<uint32_t>pagat)) + pagat
+            if popcount(mine) - sp - slam > k:
+                k = popcount(mine) - sp - slam
+                used[0] |= <uint32_t>1 << low_bit(mine)   # the pattern keeps every trump above
         r = popcount(mine & run)             # of which its run trumps (sure anyway)
         won = k if k > r else r
         if won <= 0:
@@ -243,7 +273,8 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
             petit_camp = run_camp
     for c in range(2):
         # the same tricks counted another way: keep the better count
-        w = long_trumps_worth(g, s, c, run if (run and run_camp == c) else 0, tricks_left, &k)
+        w = long_trumps_worth(g, s, c, run if (run and run_camp == c) else 0, tricks_left, &k,
+                              &used[TAROCK])
         if w > sure[c]:
             sure[c] = w
         if k > tricks[c]:

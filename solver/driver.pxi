@@ -221,6 +221,7 @@ cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* he
         c = ctx if i == 0 else &helpers[i - 1]
         if i > 0:
             c.table, c.mask, c.features = ctx.table, ctx.mask, ctx.features
+            c.plays, c.plays_mask = ctx.plays, ctx.plays_mask
             c.deadline, c.node_limit, c.stop = ctx.deadline, ctx.node_limit, ctx.stop
             c.root = ctx.root
             c.abort = 0

@@ -88,6 +88,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     cdef uint32_t trel[5]
     cdef uint32_t nrel[5]
     cdef uint32_t kvec
+    cdef uint64_t mkey
     cdef Key key
     cdef State child
     for k in range(5):
@@ -124,6 +125,14 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
         won = tt_points(g, s)
         if tt_lookup(ctx, &key, target, base, won, &best, &v, rel):
             return v
+    cdef uint32_t* slot = NULL
+    cdef uint32_t check = 0
+    if ctx.features & FEAT_MEMORY:
+        mkey = play_key(g, s)
+        slot = &ctx.plays[mkey & ctx.plays_mask]
+        check = <uint32_t>(mkey >> 40)
+        if best == 255 and (slot[0] >> 8) == check:
+            best = <int>(slot[0] & 0xff)
     depth = s.trick_no * MAXSEATS + to_play(g, s)
     if ctx.features & FEAT_KILLER:
         killer = ctx.killer[depth]
@@ -179,6 +188,8 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
             for k in range(5):           # only this child's answer counts
                 rel[k] = nrel[k] | crel[k] | trel[k]
             ctx.killer[depth] = mv[i]
+            if slot != NULL:
+                slot[0] = (check << 8) | <uint32_t>mv[i]
             break
         for k in range(5):
             rel[k] |= crel[k] | trel[k]
