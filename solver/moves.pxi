@@ -7,27 +7,27 @@ DEF KILLER_BONUS = 150            # a tie-break among guesses, not above them: m
 
 # -- the play memory -----------------------------------------------------------------------------
 # A card that answered a question for a seat is often the answer again wherever that seat
-# holds the very same hand at the same point of a trick, though the others' cards differ —
-# the table cannot say so, since it serves only positions its patterns cover.  So each
-# node remembers the card that cut there under a key of what the seat sees of its own
-# situation: its hand, the cards of the trick so far, and which seats still hold each suit.
-# A slot is 24 bits of the key and the card; a wrong or stale guess only costs an ordering.
+# holds the very same hand at the same point of a trick, whatever the others hold — which
+# the table cannot say, since it serves only positions its patterns cover.  So each node
+# remembers the card that cut there under a key of what the seat sees: its own hand and,
+# inside a trick, the suit led, the card winning so far and how many cards lie on the
+# table.  A slot holds 24 bits of the key and the card; a wrong or stale guess costs only
+# an ordering.  (Keys that also held which seats still hold each suit, or every card of
+# the trick, found fewer answers: docs/search.md.)
 DEF PLAY_SLOTS = 1 << 20          # 4 MB per engine
 
 
 cdef inline uint64_t play_key(const Game* g, const State* s) noexcept nogil:
-    cdef int seat = to_play(g, s), p, k
-    cdef uint64_t held = 0, trick = 0
+    cdef int seat = to_play(g, s), w
+    cdef uint64_t trick = 0
     cdef const uint32_t* h = s.hand[seat]
-    for p in range(g.seats):
-        for k in range(5):
-            if s.hand[p][k]:
-                held |= <uint64_t>1 << (p * 5 + k)
-    for k in range(s.trick_len):
-        trick |= <uint64_t>(s.tcard[k] + 1) << (8 * k)
+    if s.trick_len:
+        w = winning_index(g, s.tcard, s.trick_len)          # (-1: only the Excuse so far)
+        trick = <uint64_t>((s.tcard[0] >> 5) + 1) | \
+            (<uint64_t>(s.tcard[w] + 1 if w >= 0 else 0) << 8) | (<uint64_t>s.trick_len << 16)
     return mix(mix(mix((<uint64_t>h[0] | (<uint64_t>h[1] << 32)) ^ (<uint64_t>(seat + 1) << 58)) ^
                    (<uint64_t>h[2] | (<uint64_t>h[3] << 32))) ^
-               (<uint64_t>h[4] | (held << 22)) ^ mix(trick + 0x9e3779b97f4a7c15ULL))
+               <uint64_t>h[4] ^ mix(trick + 0x9e3779b97f4a7c15ULL))
 
 
 # -- move generation ---------------------------------------------------------------------------
