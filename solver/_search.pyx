@@ -301,7 +301,7 @@ cdef class Engine:
 
 #: the techniques that can be switched off (``Engine(..., features=...)``), by name
 FEATURES = {"partition": FEAT_PARTITION, "sure": FEAT_SURE, "killer": FEAT_KILLER,
-            "small": FEAT_SMALL, "points": FEAT_POINTS, "guess": FEAT_GUESS, "hint": FEAT_HINT,
+            "small": FEAT_SMALL, "points": FEAT_POINTS, "guess": FEAT_GUESS,
             "memory": FEAT_MEMORY}
 ALL_FEATURES = FEAT_ALL
 #: for tests only: a pattern that forgets trick winners (too general, so wrong)

@@ -34,13 +34,12 @@ DEF FEAT_KILLER = 4              # a cut-off memory per depth in the move orderi
 DEF FEAT_SMALL = 8                # plain cards shown rank-irrelevant searched once
 DEF FEAT_POINTS = 16              # the last card of a trick: one card of a run, by points
 DEF FEAT_GUESS = 64               # no guess given: start from the value of a quick playout
-DEF FEAT_HINT = 128               # order a trick start's cards by a position like it
-DEF FEAT_MEMORY = 256             # first the card that last answered with the same hand
-DEF FEAT_ALL = 31 | FEAT_GUESS | FEAT_HINT | FEAT_MEMORY
+DEF FEAT_MEMORY = 128             # first the card that last answered with the same hand
+DEF FEAT_ALL = 31 | FEAT_GUESS | FEAT_MEMORY
 # A deliberately wrong pattern (trick winners forgotten), only for the test that shows a
 # too-general pattern is caught: never part of FEAT_ALL.
 DEF FEAT_LOOSE = 32
-DEF FEAT_DEFAULT = FEAT_PARTITION | FEAT_SURE | FEAT_SMALL | FEAT_POINTS | FEAT_GUESS | FEAT_HINT | FEAT_MEMORY
+DEF FEAT_DEFAULT = FEAT_PARTITION | FEAT_SURE | FEAT_SMALL | FEAT_POINTS | FEAT_GUESS | FEAT_MEMORY
 
 DEF FLAG_BIRD = 1
 DEF FLAG_KOENIG = 2

@@ -203,7 +203,6 @@ cdef int tt_lookup(Ctx* ctx, const Key* key, int target, int base, int won, int*
     cdef Entry e
     cdef int i, lo, hi
     cdef uint32_t kvec, tag = tag_of(key.coarse)
-    cdef int hint = 255, matched = 0
     for i in range(BUCKET):
         if bucket.tag[i] != tag:
             continue
@@ -212,8 +211,6 @@ cdef int tt_lookup(Ctx* ctx, const Key* key, int target, int base, int won, int*
             continue
         kvec = <uint32_t>(e.data & 0x1ffffff)
         if pattern_of(key, kvec) != e.pattern:
-            if hint == 255:
-                hint = <int>((e.more >> 16) & 0xff)
             continue
         lo = entry_lo(&e)
         hi = entry_hi(&e)
@@ -226,13 +223,6 @@ cdef int tt_lookup(Ctx* ctx, const Key* key, int target, int base, int won, int*
             top_cards(key, kvec, rel)
             return 1
         best[0] = <int>((e.more >> 16) & 0xff)
-        matched = 1
-    if not matched and hint != 255 and (ctx.features & FEAT_HINT):
-        # No entry covers the position, but one shares its coarse key — the same honours
-        # in the same hands, as many plain cards each, other ranks: its best card is a
-        # better first guess than the static order (a whole fr4 deal's probe: 127 M nodes
-        # to 92 M; docs/search.md).
-        best[0] = hint
     return 0
 
 
