@@ -46,8 +46,8 @@ cdef inline int camp_wins_with(const Game* g, const State* s, int code) noexcept
 cdef int moves(const Game* g, const State* s, int* out, int first_code, int killer,
                int point_aware, uint32_t* mrel, int* lows) noexcept nogil:
     """Legal cards, one per group of equivalent cards, best guesses first: ``first_code``
-    (the play memory's card, else the table's best card), then ``killer`` (the last card that cut at this depth), then
-    by a simple guess of what is good for the seat's camp.
+    (the play memory's card, else the table's best card), then ``killer`` (the last card
+    that cut at this depth), then by a simple guess of what is good for the seat's camp.
 
     Equivalent: same points, nothing alive between them, nothing special.  With
     ``point_aware``, the last card of a trick also takes one card of a run of adjacent
