@@ -164,7 +164,7 @@ def _lines_in(path: Path) -> int:
 def test_killed_at_random_moments_then_resumed(tmp_path, sig):
     """Kill `atout batch` at random moments (the first time at once, then each time
     soon after it has written something new); the reruns go on; each id exactly once."""
-    puzzles = _puzzles(f"kill-{int(sig)}", 40, tricks=(6, 7))
+    puzzles = _puzzles(f"kill-{int(sig)}", 40, tricks=(7, 8))  # long enough to interrupt
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write(src, puzzles + ["junk"])
     cmd = _atout_cmd("batch", str(src), "-o", str(out), "--workers", "2", "--tt-mb", str(TT))
