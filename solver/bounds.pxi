@@ -141,7 +141,7 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
     it can be more: a trump of the others spoils only a lower one, so only as many as can
     each be matched to a lower trump of the seat (``spoilers``); that count relies on the
     ranks of every trump down to the seat's lowest, which go into ``used``."""
-    cdef int p, m = 0, k, r, won, best = 0, total, i, nw, slam = 0, sp, pagat = 0
+    cdef int p, m, k, r, won, best = 0, total, i, nw, slam = 0, sp, pagat
     cdef uint32_t mine, others, m_run, theirs = 0
     cdef int worth[22]
     tricks[0] = 0
@@ -149,24 +149,22 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
         return 0
     for p in range(g.seats):
         if g.camp[p] != camp:
-            m += popcount(s.hand[p][TAROCK] & trump_mask(g))
             theirs |= s.hand[p][TAROCK] & trump_mask(g)
             if g.excuse == EX_FRENCH and (s.hand[p][TAROCK] >> EXBIT) & 1 and \
                     s.acc.tricks[camp] == 0:
                 slam = 1
+    m = popcount(theirs)
+    pagat = g.trull and (theirs & 1)         # at4: it can win a Trull trick, so spoil any
     for p in range(g.seats):
         if g.camp[p] != camp:
             continue
         mine = s.hand[p][TAROCK] & trump_mask(g)
-        k = popcount(mine) - m - slam        # tricks the seat's trumps surely win
-        if mine:
-            # by rank: only a higher trump of the others spoils one of them (at4: their
-            # Pagat, which can win a Trull trick, may spoil any)
-            pagat = g.trull and (theirs & 1)
-            sp = spoilers(mine, theirs & ~(<uint32_t>pagat)) + pagat
-            if popcount(mine) - sp - slam > k:
-                k = popcount(mine) - sp - slam
-                used[0] |= <uint32_t>1 << low_bit(mine)   # the pattern keeps every trump above
+        # tricks the seat's trumps surely win: all but those the others' trumps spoil —
+        # by rank at most m, and fewer when some of theirs are lower than all of mine
+        sp = spoilers(mine, theirs & ~(<uint32_t>pagat)) + pagat
+        k = popcount(mine) - sp - slam
+        if sp < m and mine:
+            used[0] |= <uint32_t>1 << low_bit(mine)   # the count relied on every trump above
         r = popcount(mine & run)             # of which its run trumps (sure anyway)
         won = k if k > r else r
         if won <= 0:

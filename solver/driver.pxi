@@ -57,8 +57,8 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
     cheap end of the range the cheap bounds allow, and when neither answer is cheaper,
     from the value of a quick playout (docs/search.md measures both); with FEAT_GUESS
     off, bisection.  ``known_lo`` and ``known_hi`` narrow that range further (a card's
-    value is at most its parent's at a max node).  Every probe returns a bound past its target (fail-soft), so a step jumps
-    over values the deal cannot reach."""
+    value is at most its parent's at a max node).  Every probe returns a bound past its
+    target (fail-soft), so a step jumps over values the deal cannot reach."""
     cdef int lo, hi, target, v, step = 1, direction = 0    # +1 galloping up, -1 down, 2 bisecting
     cdef int past_guess = 0      # the first probe asks past the guess, not the guess itself
     cdef int cheap = cheap_answer(g)

@@ -111,7 +111,7 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
             n += 1
             prev = b
     # ordering by a simple guess of what is good for the seat's camp
-    cdef int ruffable = 0            # the plain suits a seat of the other camp can ruff
+    cdef int ruffable = 0, ruffed    # the plain suits a seat of the other camp can ruff
     cdef uint32_t ruffers
     if s.trick_len == 0 and g.trumps_win:
         ruffers = ~(<uint32_t>1 << EXBIT) if never_wins(g, EXCODE) else ~(<uint32_t>0)
@@ -129,13 +129,13 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
             # lead a card that is the top of its suit, else a low one; a suit the other
             # camp can ruff has no master (its points would go to the ruff)
             between = live[code >> 5] & ~((<uint32_t>2 << (code & 31)) - 1)
-            sc = 1000 + pts if between == 0 and not (ruffable >> (code >> 5)) & 1 \
-                else -pts * 4 - (code & 31)
-            if (ruffable >> (code >> 5)) & 1 and g.cls[code >> 5][code & 31] == 0 and \
-                    mine != g.maxcamp:
-                sc += FORCE_W                       # force the other camp to ruff
-            if (code >> 5) == TAROCK and g.trumps_win and mine != g.maxcamp and between != 0:
-                sc -= FORCE_W                       # and leads no trump but a master
+            ruffed = (ruffable >> (code >> 5)) & 1
+            sc = 1000 + pts if between == 0 and not ruffed else -pts * 4 - (code & 31)
+            if mine != g.maxcamp:
+                if ruffed and g.cls[code >> 5][code & 31] == 0:
+                    sc += FORCE_W                   # force the other camp to ruff
+                if (code >> 5) == TAROCK and g.trumps_win and between != 0:
+                    sc -= FORCE_W                   # and lead no trump but a master
         else:
             wins = win < 0 or (not never_wins(g, code) and beats(g, code, s.tcard[win]))
             if win_camp == mine and not wins:
