@@ -95,8 +95,26 @@ def make_engine(position: Position, tt_mb: int | None = None, features: int = DE
     return engine
 
 
-def _optimal(engine: Engine, code: int, value: int) -> tuple[bool, bool]:
-    """(complete, is ``code`` optimal at a node whose value is ``value``)."""
+def _proven(engine: Engine, codes) -> tuple[int, int]:
+    """What the probes so far proved of a group of equivalent cards (one value for all)."""
+    bounds = [engine.card_bounds(c) for c in codes]
+    return max(b[0] for b in bounds), min(b[1] for b in bounds)
+
+
+def _optimal(engine: Engine, code: int, value: int, codes=()) -> tuple[bool, bool]:
+    """(complete, is ``code`` optimal at a node whose value is ``value``).  ``codes``: the
+    cards equivalent to it, whose proven bounds count for it too."""
+    lo, hi = _proven(engine, (code, *codes))
+    # No card is worth more than the value at a node of the maximizing camp, none less
+    # at the other camp's: one side of the card's value may be known already.
+    if engine.maximizing():
+        hi = min(hi, value)
+    else:
+        lo = max(lo, value)
+    if lo == value == hi:
+        return True, True
+    if lo > value or hi < value:
+        return True, False
     if engine.maximizing():
         done, ok = engine.child_at_least(code, value)
         return done, ok
@@ -201,10 +219,15 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
     best_reps = []
     for rep in order:
         if all_cards:
-            # no card beats the value: at most it for the maximizing camp, at least it otherwise
-            done, clo, chi = engine.child_value(rep, guess=value,
-                                                at_most=value if maximizing else None,
-                                                at_least=None if maximizing else value)
+            # No card beats the value: at most it for the maximizing camp, at least it
+            # otherwise; and the value's own probes bounded many cards already.
+            klo, khi = _proven(engine, groups[rep])
+            if maximizing:
+                khi = min(khi, value)
+            else:
+                klo = max(klo, value)
+            guess = min(max(value, klo), khi)
+            done, clo, chi = engine.child_value(rep, guess=guess, at_most=khi, at_least=klo)
             if not done:
                 known = {r: (values[r], values[r]) for r in values}
                 known[rep] = (clo, chi)
@@ -215,7 +238,7 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
             values[rep] = clo
             ok = clo == value
         else:
-            done, ok = _optimal(engine, rep, value)
+            done, ok = _optimal(engine, rep, value, groups[rep])
             if not done:
                 guess = best_reps[0] if best_reps else engine.best_guess()
                 return result(STATUS_LIMIT, None, [], [], None, [value, value], None, guess)

@@ -51,6 +51,8 @@ cdef class Engine:
     cdef int stop_flag
     cdef void* raw_table
     cdef uint32_t* plays
+    cdef int card_lo[5 * 32]            # what is proven of each card of the root (Ctx.card_lo)
+    cdef int card_hi[5 * 32]
 
     def __cinit__(self, dict params, int tt_mb, int features=FEAT_DEFAULT):
         cdef uint64_t buckets = 1
@@ -88,6 +90,9 @@ cdef class Engine:
                     g.honours[k] |= <uint32_t>1 << b
         self.ctx.features = features
         self.ctx.root_best = -1
+        self.ctx.root = &self.root
+        self.ctx.card_lo, self.ctx.card_hi = self.card_lo, self.card_hi
+        self.forget_cards()
         for k in range(128):
             self.ctx.killer[k] = -1
         g.talon_len = len(params["talon_points"])
@@ -130,6 +135,17 @@ cdef class Engine:
         cdef int threads = self.threads if self.g.tricks - s.trick_no >= THREADS_MIN_TRICKS else 1
         return exact(&self.g, s, &self.ctx, self.helpers, threads, guess, has_guess, known_lo,
                      known_hi, lo, hi)
+
+    cdef void forget_cards(self):
+        for k in range(5 * 32):
+            self.card_lo[k] = VALUE_MIN
+            self.card_hi[k] = VALUE_MAX
+
+    cdef void note_card(self, int code, int lo, int hi):
+        if lo > self.card_lo[code]:
+            self.card_lo[code] = lo
+        if hi < self.card_hi[code]:
+            self.card_hi[code] = hi
 
     def __dealloc__(self):
         free(self.raw_table)
@@ -235,19 +251,38 @@ cdef class Engine:
         cdef int g_ = guess if has_guess else 0
         cdef int klo = VALUE_MIN if at_least is None else at_least
         cdef int khi = VALUE_MAX if at_most is None else at_most
+        if self.card_lo[code] > klo:
+            klo = self.card_lo[code]
+        if self.card_hi[code] < khi:
+            khi = self.card_hi[code]
         play(&self.g, &child, code)
         with nogil:
             done = self.exact(&child, g_, has_guess, klo, khi, &lo, &hi)
+        self.note_card(code, lo, hi)
         return bool(done), lo, hi
 
     def child_at_least(self, int code, int target):
-        """(complete, answer): is the value after ``code`` >= target?"""
+        """(complete, answer): is the value after ``code`` >= target?  Answered without a
+        search when an earlier probe already proved it."""
         cdef State child = self.root
-        cdef int r
+        cdef uint32_t rel[5]
+        cdef int v
+        if self.card_lo[code] >= target:
+            return True, True
+        if self.card_hi[code] < target:
+            return True, False
         play(&self.g, &child, code)
         with nogil:
-            r = test(&self.g, &child, target, &self.ctx)
-        return not self.ctx.abort, bool(r)
+            v = probe(&self.g, &child, target, &self.ctx, rel)
+        if self.ctx.abort:
+            return False, False
+        self.note_card(code, v if v >= target else VALUE_MIN, v if v < target else VALUE_MAX)
+        return True, v >= target
+
+    def card_bounds(self, int code):
+        """(lo, hi): what the probes so far proved of the value after ``code`` (VALUE_MIN
+        and VALUE_MAX where nothing is known)."""
+        return self.card_lo[code], self.card_hi[code]
 
     def best_guess(self):
         """What a stopped search can still offer: the card with the best bound the probes
@@ -261,17 +296,20 @@ cdef class Engine:
         return None
 
     def child_bounds(self, int code):
-        """The cheap (lo, hi) bounds after ``code``."""
+        """What is known of the value after ``code``: (lo, hi) from the cheap bounds and
+        from every probe of it so far."""
         cdef State child = self.root
         cdef int lo = 0, hi = 0
         play(&self.g, &child, code)
-        value_range(&self.g, &child, self.ctx.features, VALUE_MIN, VALUE_MAX, &lo, &hi)
+        value_range(&self.g, &child, self.ctx.features, self.card_lo[code], self.card_hi[code],
+                    &lo, &hi)
         return lo, hi
 
     def play(self, int code):
         """Play ``code`` at the root (the table stays warm for the next search)."""
         play(&self.g, &self.root, code)
         self.ctx.root_best = -1
+        self.forget_cards()
 
     def bounds(self):
         """The cheap (lo, hi) bounds of the root."""

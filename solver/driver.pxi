@@ -176,6 +176,8 @@ cdef void share_probe(Share* sh) noexcept nogil:
         v = probe(sh.g, &child, sh.target, sh.ctx, crel)
         if sh.ctx.abort or sh.ctx.implied:
             return
+        if sh.s == sh.ctx.root:
+            note_root_card(sh.ctx, sh.mv[i], v, sh.target)
         if (sh.maximizing and v > sh.value) or (not sh.maximizing and v < sh.value):
             sh.value = v
             sh.best = sh.mv[i]
@@ -224,6 +226,7 @@ cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* he
             c.plays, c.plays_mask = ctx.plays, ctx.plays_mask
             c.deadline, c.node_limit, c.stop = ctx.deadline, ctx.node_limit, ctx.stop
             c.root = ctx.root
+            c.card_lo, c.card_hi = ctx.card_lo, ctx.card_hi
             c.abort = 0
         c.implied = 0
         start[i] = c.nodes

@@ -10,6 +10,16 @@
 # relevant too) and becomes the pattern of the table entry.
 
 
+cdef inline void note_root_card(Ctx* ctx, int code, int v, int target) noexcept nogil:
+    """Keep what a probe of one of the root's cards proved (fail-soft: ``v`` >= target
+    means at least v, else at most v): `solve` then asks only what is still open."""
+    if v >= target:
+        if v > ctx.card_lo[code]:
+            ctx.card_lo[code] = v
+    elif v < ctx.card_hi[code]:
+        ctx.card_hi[code] = v
+
+
 cdef inline void add_card(uint32_t* rel, int code) noexcept nogil:
     rel[code >> 5] |= <uint32_t>1 << (code & 31)
 
@@ -185,6 +195,7 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
                 best = mv[i]
             cut = v < target
         if s == ctx.root:
+            note_root_card(ctx, mv[i], v, target)
             ctx.root_best = best                 # what a search stopped now can offer
         if cut:
             for k in range(5):           # only this child's answer counts

@@ -67,6 +67,8 @@ cdef struct Ctx:
     uint64_t plays_mask
     const State* root            # the position being solved, and the best card its last
     int root_best                # probe found there (the answer of a stopped search)
+    int* card_lo                 # what the probes proved of each card of the root, by code:
+    int* card_hi                 # its value lies in [card_lo, card_hi] (shared by the threads)
     # the driver's last probes, for measuring it: target, answer, nodes
     int ntrace
     int trace_target[64]

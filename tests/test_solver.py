@@ -205,6 +205,28 @@ def test_limits_end_cleanly_with_bounds():
     assert r.status in ("limit", "ok")
 
 
+@pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
+def test_what_the_probes_prove_of_each_card_holds(game):
+    """The bounds the root's probes leave on each card (``solve`` asks only what they leave
+    open; a stopped ``--all`` reports them) contain the card's exact value, whether the
+    search finished or a node limit stopped it."""
+    rng = random.Random(zlib.crc32(game.encode()) + 5)
+    known = 0
+    for i in range(4 * SCALE):
+        obj = random_endgame(rng, game, 5, partial=bool(i % 2))
+        exact = solve(obj, all_cards=True, tt_mb=TT_MB).cards
+        pos = parse_position(obj)
+        names = card_of_code(pos.rules)
+        for limit in (300, 3000, 0):
+            engine = make_engine(pos, TT_MB)
+            engine.set_limits(limit, 0)
+            engine.value()
+            for code in engine.legal_codes():
+                lo, hi = engine.card_bounds(code)
+                assert lo <= exact[token(names[code])] <= hi, (obj, limit, token(names[code]))
+                known += lo > -30000 or hi < 30000
+    assert known          # the probes did bound some cards
+
 def test_bad_arguments_are_value_errors():
     rng = random.Random(12)
     obj = random_endgame(rng, "fr4", 2)
