@@ -88,6 +88,9 @@ cdef class Engine:
                 g.cls[k][b] = params["cls"][k][b]
                 if g.cls[k][b] or (k == TAROCK and b == EXBIT):
                     g.honours[k] |= <uint32_t>1 << b
+                if g.cls[k][b]:
+                    g.classed[k] |= <uint32_t>1 << b
+        worth_levels(g)
         self.ctx.features = features
         self.ctx.root_best = -1
         self.ctx.root = &self.root

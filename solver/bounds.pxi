@@ -298,44 +298,77 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
     return petit_camp
 
 
+cdef void worth_levels(Game* g) noexcept nogil:
+    """Group the honours worth more than the least card by worth (``Game.level_*``), so
+    that the best cards still in play are counted with a few popcounts, not sorted."""
+    cdef int k, b, w, i, j, k2
+    g.nlevels = 0
+    for k in range(5):
+        for b in range(32):
+            if not (g.honours[k] >> b) & 1 or (g.kind == KIND_FRENCH and k == TAROCK and b == EXBIT):
+                continue
+            w = card_worth(g, k, b)
+            if w <= worth_floor(g):
+                continue
+            i = 0
+            while i < g.nlevels and g.level_worth[i] > w:
+                i += 1
+            if i == g.nlevels or g.level_worth[i] != w:
+                j = g.nlevels               # a new level at i: shift the lower ones down
+                while j > i:
+                    g.level_worth[j] = g.level_worth[j - 1]
+                    for k2 in range(5):
+                        g.level_mask[j][k2] = g.level_mask[j - 1][k2]
+                    j -= 1
+                g.level_worth[i] = w
+                for k2 in range(5):
+                    g.level_mask[i][k2] = 0
+                g.nlevels += 1
+            g.level_mask[i][k] |= <uint32_t>1 << b
+
+
 cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
                            int* most) noexcept nogil:
     """At most what each camp c adds in ``tricks[c]`` tricks (``most[c]``): the worth of
     the best tricks * seats cards still in play.  Every card has the plain worth but the
-    honours and bouts, so only those are sorted, once for both camps.  fr: the camp's own
-    Excuse is counted whole, whether or not it falls in one of those tricks; the other
+    honours and bouts, so only those are counted, level by level of worth.  fr: the camp's
+    own Excuse is counted whole, whether or not it falls in one of those tricks; the other
     camp's only as the low card given for it, a plain card (that camp can always play it
     before the last trick) — but in the last trick it changes camp whole."""
-    cdef int k, p, b, n = 0, i, c, cards, plain, left = g.tricks - s.trick_no
-    cdef int ex_camp = -1, total
-    cdef uint32_t m
-    cdef int worth[64]
-    plain = left * g.seats                   # the cards still in hands (a trick start)
+    cdef int k, p, i, c, cards, plain, left = g.tricks - s.trick_no, ex_camp = -1, total, n
+    cdef int count[16]
+    cdef uint32_t live[5]
+    for k in range(5):
+        live[k] = 0
     for p in range(g.seats):
         for k in range(5):
-            m = s.hand[p][k] & g.honours[k]
-            while m:
-                b = low_bit(m)
-                m &= m - 1
-                if g.kind == KIND_FRENCH and k == TAROCK and b == EXBIT:
-                    ex_camp = g.camp[p]
-                elif card_worth(g, k, b) > worth_floor(g):
-                    worth[n] = card_worth(g, k, b)
-                    n += 1
-                    plain -= 1
-    sort_down(worth, n)
+            live[k] |= s.hand[p][k]
+        if g.kind == KIND_FRENCH and (s.hand[p][TAROCK] >> EXBIT) & 1:
+            ex_camp = g.camp[p]
+    plain = left * g.seats                   # the cards still in hands (a trick start)
+    for i in range(g.nlevels):
+        n = 0
+        for k in range(5):
+            n += popcount(live[k] & g.level_mask[i][k])
+        count[i] = n
+        plain -= n
+    if ex_camp >= 0:
+        plain -= 1
     for c in range(2):
         total = 0
         cards = tricks[c] * g.seats
         i = 0
-        while i < n and cards > 0:
-            total += worth[i]
-            cards -= 1
+        while i < g.nlevels and cards > 0:
+            n = count[i] if count[i] < cards else cards
+            total += n * g.level_worth[i]
+            cards -= n
             i += 1
         k = plain                            # the plain cards, the other camp's Excuse among them
-        if ex_camp >= 0 and (ex_camp == c or left < 2):
-            total += card_worth(g, TAROCK, EXBIT)
-            k -= 1
+        if ex_camp >= 0:
+            if ex_camp == c or left < 2:
+                total += card_worth(g, TAROCK, EXBIT)
+            else:
+                k += 1
         most[c] = total + (cards if cards < k else k) * worth_floor(g)
 
 

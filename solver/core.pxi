@@ -73,7 +73,13 @@ cdef struct Game:
     # a table pattern may swap for each other, a unique class for every other card.
     int value_points[5][32]
     uint8_t cls[5][32]
-    uint32_t honours[5]          # the cards that are not plain, and EX (bounds.pxi sorts them)
+    uint32_t honours[5]          # the cards that are not plain, and EX
+    uint32_t classed[5]          # the cards with a class of their own (cls != 0)
+    # bounds.pxi: the honours worth more than the least card (fr: not the Excuse), by
+    # worth, highest first: level_mask[i] holds the cards worth level_worth[i]
+    int nlevels
+    int level_worth[16]
+    uint32_t level_mask[16][5]
 
 
 cdef struct Acc:                 # what each camp has won so far

@@ -47,10 +47,15 @@ cdef inline uint32_t tag_of(uint64_t coarse) noexcept nogil:
 
 cdef struct Key:
     uint64_t coarse
-    uint64_t prefix[5][MAXLIVE]  # prefix[k][i]: hash of the owners and classes of the i top live cards of suit k
-    uint32_t top[5][MAXLIVE]     # top[k][i]: those i cards, as a mask
+    # prefix[k][i]: hash of the owners and classes of the i top live cards of suit k, worked
+    # out only as deep as a lookup or a store asks (most patterns fix a few cards of a suit)
+    uint64_t prefix[5][MAXLIVE]
+    int done[5]                  # prefix[k][0..done[k]] are computed
+    uint32_t rest[5]             # the live cards of suit k below those
     uint32_t live[5]
     int n[5]                     # live cards per suit
+    const Game* g
+    const State* s
 
 
 cdef struct Ctx:
@@ -103,44 +108,32 @@ cdef inline uint64_t rotl(uint64_t x, int r) noexcept nogil:
 
 
 cdef void make_key(const Game* g, const State* s, Key* key) noexcept nogil:
-    """The coarse key and the per-suit prefix hashes of a trick start."""
+    """The coarse key of a trick start; its prefix hashes come on demand (prefix_at)."""
     cdef const Acc* a = &s.acc
-    cdef uint64_t coarse = 0x243f6a8885a308d3ULL, h, x, plain
-    cdef uint32_t live, m, top
-    cdef int k, b, p, i, c
-    cdef int8_t owner[32]
+    cdef uint64_t coarse = 0x243f6a8885a308d3ULL, x, plain
+    cdef uint32_t live, m, mine
+    cdef int k, b, p, c
+    key.g, key.s = g, s
     for k in range(5):
         live = 0
-        for p in range(g.seats):
-            m = s.hand[p][k]
-            live |= m
-            while m:
-                b = low_bit(m)
-                m &= m - 1
-                owner[b] = p
-        key.live[k] = live
-        h = mix(<uint64_t>(k + 1) * 0x9e3779b97f4a7c15ULL)
-        key.prefix[k][0] = h
-        key.top[k][0] = 0
-        top = 0
         plain = 0
-        i = 0
-        m = live
-        while m:
+        for p in range(g.seats):
+            mine = s.hand[p][k]
+            live |= mine
+            plain += <uint64_t>popcount(mine & ~g.classed[k]) << (5 * p)   # how many plain cards each seat holds
+        key.live[k] = key.rest[k] = live
+        key.n[k] = popcount(live)
+        key.done[k] = 0
+        key.prefix[k][0] = mix(<uint64_t>(k + 1) * 0x9e3779b97f4a7c15ULL)
+        m = live & g.classed[k]
+        while m:                                  # the owner of every card with a class of its own
             b = top_bit(m)
             m &= ~(<uint32_t>1 << b)
-            p = owner[b]
+            p = 0
+            while not (s.hand[p][k] >> b) & 1:
+                p += 1
             c = g.cls[k][b]
-            h = mix(h ^ (<uint64_t>(p + 1) | (<uint64_t>c << 4)))
-            i += 1
-            top |= <uint32_t>1 << b
-            key.prefix[k][i] = h
-            key.top[k][i] = top
-            if c == 0:
-                plain += <uint64_t>1 << (5 * p)          # plain cards: how many each seat holds
-            else:
-                coarse = mix(coarse ^ (<uint64_t>(p + 1) | (<uint64_t>c << 4) | (<uint64_t>(k + 1) << 12)))
-        key.n[k] = i
+            coarse = mix(coarse ^ (<uint64_t>(p + 1) | (<uint64_t>c << 4) | (<uint64_t>(k + 1) << 12)))
         coarse = mix(coarse ^ plain ^ (<uint64_t>(k + 1) << 40))
     if additive(g):
         x = 0                 # the future is stored apart from what was won so far
@@ -159,18 +152,43 @@ cdef void make_key(const Game* g, const State* s, Key* key) noexcept nogil:
     key.coarse = coarse if coarse else 1              # 0 marks an empty entry
 
 
-cdef inline uint64_t pattern_of(const Key* key, uint32_t kvec) noexcept nogil:
+cdef inline uint64_t prefix_at(Key* key, int k, int depth) noexcept nogil:
+    """The hash of the owners and classes of the ``depth`` top live cards of suit k."""
+    cdef int b, p
+    cdef uint64_t h
+    while key.done[k] < depth:
+        h = key.prefix[k][key.done[k]]
+        b = top_bit(key.rest[k])
+        key.rest[k] &= ~(<uint32_t>1 << b)
+        p = 0
+        while not (key.s.hand[p][k] >> b) & 1:
+            p += 1
+        key.done[k] += 1
+        key.prefix[k][key.done[k]] = mix(h ^ (<uint64_t>(p + 1) | (<uint64_t>key.g.cls[k][b] << 4)))
+    return key.prefix[k][depth]
+
+
+cdef inline uint64_t pattern_of(Key* key, uint32_t kvec) noexcept nogil:
     """The pattern hash of the position's ``kvec`` top cards (5 bits of k per suit)."""
-    return key.prefix[0][kvec & 31] ^ rotl(key.prefix[1][(kvec >> 5) & 31], 13) ^ \
-        rotl(key.prefix[2][(kvec >> 10) & 31], 26) ^ rotl(key.prefix[3][(kvec >> 15) & 31], 39) ^ \
-        rotl(key.prefix[4][(kvec >> 20) & 31], 52)
+    return prefix_at(key, 0, kvec & 31) ^ rotl(prefix_at(key, 1, (kvec >> 5) & 31), 13) ^ \
+        rotl(prefix_at(key, 2, (kvec >> 10) & 31), 26) ^ \
+        rotl(prefix_at(key, 3, (kvec >> 15) & 31), 39) ^ rotl(prefix_at(key, 4, (kvec >> 20) & 31), 52)
+
+
+cdef inline uint32_t top_of(uint32_t live, int cnt) noexcept nogil:
+    """The ``cnt`` highest cards of ``live``."""
+    cdef uint32_t top = 0
+    while cnt > 0:
+        top |= <uint32_t>1 << top_bit(live & ~top)
+        cnt -= 1
+    return top
 
 
 cdef inline void top_cards(const Key* key, uint32_t kvec, uint32_t* rel) noexcept nogil:
     """The cards a pattern fixes: the k top live cards of each suit."""
     cdef int k
     for k in range(5):
-        rel[k] = key.top[k][(kvec >> (5 * k)) & 31]
+        rel[k] = top_of(key.live[k], (kvec >> (5 * k)) & 31)
 
 
 cdef uint32_t kvec_of(const Ctx* ctx, const Key* key, uint32_t* rel) noexcept nogil:
@@ -179,12 +197,16 @@ cdef uint32_t kvec_of(const Ctx* ctx, const Key* key, uint32_t* rel) noexcept no
     cdef uint32_t kvec = 0, m
     cdef int k, cnt
     for k in range(5):
+        m = rel[k] & key.live[k]
         if not (ctx.features & FEAT_PARTITION):
             cnt = key.n[k]
+            rel[k] = key.live[k]
+        elif m:
+            rel[k] = key.live[k] & ~((<uint32_t>1 << low_bit(m)) - 1)   # from the lowest up
+            cnt = popcount(rel[k])
         else:
-            m = rel[k] & key.live[k]
-            cnt = popcount(key.live[k] >> low_bit(m)) if m else 0
-        rel[k] = key.top[k][cnt]
+            cnt = 0
+            rel[k] = 0
         kvec |= <uint32_t>cnt << (5 * k)
     return kvec
 
@@ -196,7 +218,7 @@ cdef inline int entry_hi(const Entry* e) noexcept nogil:
     return <int16_t>((e.data >> 48) & 0xffff)
 
 
-cdef int tt_lookup(Ctx* ctx, const Key* key, int target, int base, int won, int* best,
+cdef int tt_lookup(Ctx* ctx, Key* key, int target, int base, int won, int* best,
                    int* value, uint32_t* rel) noexcept nogil:
     """1 and the ``value`` bound when an entry covering this position decides the probe
     (``rel`` then holds the cards its pattern fixed); else 0, with the best card of a
@@ -228,7 +250,7 @@ cdef int tt_lookup(Ctx* ctx, const Key* key, int target, int base, int won, int*
     return 0
 
 
-cdef void tt_store(Ctx* ctx, const Key* key, uint32_t kvec, int lo, int hi, int p, int best,
+cdef void tt_store(Ctx* ctx, Key* key, uint32_t kvec, int lo, int hi, int p, int best,
                    int depth) noexcept nogil:
     """Store a lower bound (``hi`` = VALUE_MAX) or an upper bound (``lo`` = VALUE_MIN)
     proven with ``p`` points won so far (see :func:`tt_points`) under the pattern ``kvec``."""
