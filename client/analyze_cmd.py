@@ -24,7 +24,8 @@ def add_parser(sub, positive_float, positive_int) -> None:
     where.add_argument("--last-tricks", type=positive_int, metavar="K",
                        help="analyse only the last K tricks of the deal")
     p.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="give up a deal after S seconds (a line on stderr, exit status 1)")
+                   help="stop a deal's analysis after S seconds: its last cards, as far back as the "
+                        "time went, then a line on stderr and exit status 1")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
                    help="transposition table size in MB"
                         " (default 256, 4096 from 14 tricks left)")
@@ -60,11 +61,12 @@ def run(args) -> int:
                                               time_limit=args.time_limit, tt_mb=args.tt_mb,
                                               threads=args.threads or default_threads())
                     except AnalysisLimit as e:
+                        # what was analysed before the limit or Ctrl-C: the deal's last cards
+                        if e.partial.get("plays"):
+                            _print_report(args, rec, e.partial, first)
+                            first = False
                         if searches.interrupted:
-                            # what was analysed before Ctrl-C, then stop
                             searches.close()
-                            if e.partial.get("start_value") is not None:
-                                _print_report(args, rec, e.partial, first)
                             print(f"atout: {rec.label}: {e}", file=sys.stderr)
                             return EXIT_INTERRUPTED
                         error = PositionError("time_limit", str(e))

@@ -310,7 +310,8 @@ class HttpApi:
             _, _, status, _, data = answer
             report = convert.analysis_object(pb.Analysis.FromString(data))
             report["status"] = status
-            report["start"] = start
+            # a stopped analysis covers the deal's last cards: it starts where they do
+            report["start"] = report["plays"][0]["index"] if report["plays"] else start
             if status == "limit":
                 report["time_limit"] = time_limit
                 report["message"] = (f"time limit of {time_limit:g} s reached "

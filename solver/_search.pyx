@@ -45,6 +45,7 @@ cdef class Engine:
     """
     cdef Game g
     cdef State root
+    cdef State origin                   # the root as built, before any play()
     cdef Ctx ctx
     cdef Ctx helpers[MAXTHREADS - 1]     # the contexts of threads 1.. (they share the table)
     cdef int threads
@@ -114,6 +115,7 @@ cdef class Engine:
             r.acc.pts[k] = s["pts"][k]; r.acc.cards[k] = s["cards"][k]
             r.acc.tricks[k] = s["tricks"][k]; r.acc.bouts[k] = s["bouts"][k]
         r.acc.pab = s["pab"]; r.acc.petit_prev = s["petit_prev"]; r.acc.flags = s["flags"]
+        self.origin = self.root
         if tt_mb < 1:
             tt_mb = 1
         while buckets * 2 * sizeof(Bucket) <= (<uint64_t>tt_mb) << 20:
@@ -229,15 +231,23 @@ cdef class Engine:
             out[rep].append(code)
         return out
 
-    def value(self, guess=None):
+    def value(self, guess=None, at_least=None, at_most=None):
         """(complete, lo, hi): the exact value when complete, else the proven bounds.
-        ``guess``: a value known to be close (the search steps from it)."""
+        ``guess``: a value known to be close (the search steps from it); ``at_least`` /
+        ``at_most``: bounds already known (they save probes)."""
         cdef int lo = 0, hi = 0, done, has_guess = guess is not None
         cdef int g_ = guess if has_guess else 0
+        cdef int klo = VALUE_MIN if at_least is None else at_least
+        cdef int khi = VALUE_MAX if at_most is None else at_most
         self.ctx.root = &self.root
         with nogil:
-            done = self.exact(&self.root, g_, has_guess, VALUE_MIN, VALUE_MAX, &lo, &hi)
+            done = self.exact(&self.root, g_, has_guess, klo, khi, &lo, &hi)
         return bool(done), lo, hi
+
+    def learn(self, int code, int lo, int hi):
+        """Tell the engine that the value after ``code`` lies in [lo, hi] (known from
+        elsewhere, e.g. an analysis that solved that position already)."""
+        self.note_card(code, lo, hi)
 
     def at_least(self, int target):
         """(complete, answer): is the value of the root >= target?"""
@@ -307,6 +317,12 @@ cdef class Engine:
         value_range(&self.g, &child, self.ctx.features, self.card_lo[code], self.card_hi[code],
                     &lo, &hi)
         return lo, hi
+
+    def rewind(self):
+        """Back to the position the engine was built at (the table stays warm)."""
+        self.root = self.origin
+        self.ctx.root_best = -1
+        self.forget_cards()
 
     def play(self, int code):
         """Play ``code`` at the root (the table stays warm for the next search)."""

@@ -13,10 +13,17 @@ for a minimizing one; it is never negative.  Summed over the deal, the maximizin
 camp's costs minus the minimizing camp's costs equal ``start_value`` minus the value
 after the last card (the outcome's value when the deal is finished).
 
-One engine walks the whole deal: after each card it plays that card at its root and
-keeps its transposition table, so each search starts from what the previous ones
-proved (as DDS's play analyser does).  ``reuse_table=False`` builds a fresh engine for
-every prefix instead — the same answers, for measuring what the warm table saves.
+The analysis runs from the last card back to the first.  The later positions are the
+small ones, so a time limit, a node budget or Ctrl-C that stops it leaves a complete
+analysis of the deal's last cards — on a whole deal too big to solve from its start,
+as many of its last tricks as the time allowed — where a walk from the first card
+would have nothing to show.  One engine serves every position, its transposition
+table kept warm: going back one card, the value after that card is known, so it is
+both the guess and a bound for the value before it, and the card played is known to
+be worth it.  (Measured on eight random fr4 deals analysed over their last nine
+tricks: 2.5 s backwards against 2.4 s forwards, docs/search.md.)
+``reuse_table=False`` builds a fresh engine for every position instead — the same
+answers, for measuring what the warm table saves.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from typing import Any
 from atout.cards import token
 from atout.position import Position, parse_position
 
-from . import _optimal, check_threads, make_engine
+from . import _optimal, check_threads, default_tt_mb, make_engine
 from .cancel import Cancel
 from .params import card_of_code, code_of
 
@@ -36,7 +43,8 @@ __all__ = ["analyze", "AnalysisLimit"]
 
 class AnalysisLimit(Exception):
     """The time limit stopped the analysis; ``partial`` is the report of the cards
-    analysed so far (``plays`` shorter than the deal, ``outcome`` None)."""
+    analysed so far: the deal's last ones (``plays`` shorter than the deal,
+    ``start_value`` the value before the first of them, ``outcome`` None)."""
 
     def __init__(self, message: str, partial: dict):
         super().__init__(message)
@@ -51,7 +59,8 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
     ``start``: how many of the played cards to take as given; the analysis begins
     after them (default 0: from the first card).  ``time_limit`` (seconds) bounds the
     whole analysis; when it runs out, or ``cancel`` (a :class:`~atout.solver.Cancel`) is
-    set from another thread, :class:`AnalysisLimit` is raised.  ``threads``: threads per
+    set from another thread, :class:`AnalysisLimit` is raised with the analysis of the
+    last cards, those it reached going back from the end.  ``threads``: threads per
     search (1 to 8), on one table.  Bad input
     raises :class:`~atout.errors.PositionError`.
 
@@ -90,14 +99,6 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
             return 0.0
         return max(deadline - time.perf_counter(), 1e-6)
 
-    def fresh_engine():
-        e = make_engine(node, tt_mb)
-        e.set_threads(threads)
-        e.set_limits(0, deadline_left())
-        if cancel is not None:
-            cancel.attach(e)
-        return e
-
     def limit(what: str):
         why = "interrupted" if cancel is not None and cancel.is_set() else \
             f"time limit of {time_limit:g} s reached"
@@ -105,59 +106,84 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
                              f"({len(report['plays'])} of {len(played) - start} cards analysed)",
                              report)
 
-    def node_value(e, guess=None) -> int:
+    codes = [code_of(rules, c) for c in played]
+    # one table for every position: sized for the biggest, the first one analysed
+    size = tt_mb or default_tt_mb(rules.hand_size - len(node.played) // position.seats)
+    end = node.copy()
+    for c in played[start:]:
+        end.play(c)
+
+    def engine_at(index: int, engine=None):
+        """An engine at the position before card ``index`` (the warm one, rewound)."""
+        if engine is None or not reuse_table:
+            at = Position(position.game, position.hands, position.first, position.contract,
+                          position.id)
+            for c in played[:index]:
+                at.play(c)
+            engine = make_engine(at, size)
+            engine.set_threads(threads)
+            engine.set_limits(0, deadline_left())
+            if cancel is not None:
+                cancel.attach(engine)
+            return engine
+        engine.rewind()
+        for c in codes[:index]:
+            engine.play(c)
+        return engine
+
+    def node_value(e, **known) -> int:
         if e.finished():
             return e.final_value()
-        done, lo, _ = e.value(guess)      # the value before the card: a close guess
+        done, lo, _ = e.value(**known)
         if not done:
             raise limit("while solving")
         return lo
 
-    engine = fresh_engine()
-    value = node_value(engine)
-    report["start_value"] = value
-
-    for index in range(start, len(played)):
-        c = played[index]
-        seat = node.to_play
-        code = code_of(rules, c)
-        if not reuse_table and index > start:
-            # solving this prefix from scratch: a new engine, its value searched again
-            engine = fresh_engine()
-            value = node_value(engine)
+    # The value after the last card: the outcome of a finished deal, else a search.
+    engine = None
+    if end.is_finished():
+        after = end.outcome()["value"]
+    else:
+        engine = engine_at(len(played))
+        after = node_value(engine)
+    if start == len(played):
+        report["start_value"] = after
+    plays = []
+    for index in range(len(played) - 1, start - 1, -1):
+        engine = engine_at(index, engine)
+        code = codes[index]
         maximizing = engine.maximizing()
+        # The card played is worth ``after``; the value before it is at least that for
+        # the maximizing camp, at most that for the other (and the first guess).
+        engine.learn(code, after, after)
+        value = node_value(engine, guess=after, at_least=after if maximizing else None,
+                           at_most=None if maximizing else after)
         groups = engine.groups()
         reps = engine.move_codes()
-        rep_of = {m: r for r, members in groups.items() for m in members}
         if len(reps) == 1:
             best_reps = reps
         else:
             best_reps = []
             for rep in reps:
-                done, ok = _optimal(engine, rep, value)
+                done, ok = _optimal(engine, rep, value, groups[rep])
                 if not done:
                     raise limit("while finding the optimal cards")
                 if ok:
                     best_reps.append(rep)
         best = sorted(m for r in best_reps for m in groups[r])
-        optimal = rep_of[code] in best_reps
-
-        engine.play(code)
-        node.play(c)
-        if optimal:
-            after = value
-        else:
-            after = node_value(engine, value)
+        seat = engine.to_play()
         cost = (value - after) if maximizing else (after - value)
-        report["plays"].append({"index": index, "seat": seat, "card": token(c),
-                                "value_before": value, "value_after": after, "cost": cost,
-                                "best": [token(names[m]) for m in best]})
+        plays.insert(0, {"index": index, "seat": seat, "card": token(played[index]),
+                         "value_before": value, "value_after": after, "cost": cost,
+                         "best": [token(names[m]) for m in best]})
         summary = report["seats"][seat]
         summary["cards"] += 1
         summary["cost"] += cost
         summary["mistakes"] += cost > 0
-        value = after
+        report["plays"] = plays
+        report["start_value"] = value      # the value before the earliest card analysed
+        after = value
 
-    if node.is_finished():
-        report["outcome"] = node.outcome()
+    if end.is_finished():
+        report["outcome"] = end.outcome()
     return report

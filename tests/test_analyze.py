@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from deals import GAMES, mixed_policy, play_out, random_endgame, slam_policy, un
 from reference import reference_values
 
 TT = 8  # MB: small tables keep the tests light
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def played_endgame(rng, game, tricks, **options):
@@ -34,8 +36,9 @@ def played_endgame(rng, game, tricks, **options):
     return obj, start
 
 
-def check_report(obj, start, report):
-    """Every value against a fresh solve of that prefix; the costs add up."""
+def check_report(obj, start, report, stopped=False):
+    """Every value against a fresh solve of that prefix; the costs add up.  ``stopped``:
+    the report of an analysis a limit stopped (its last cards from ``start`` on)."""
     pos = parse_position(obj)
     assert report["id"] == obj["id"]
     plays = report["plays"]
@@ -62,7 +65,7 @@ def check_report(obj, start, report):
     end = plays[-1]["value_after"] if plays else report["start_value"]
     # the maximizing camp's losses minus the minimizing camp's = start - end
     assert report["start_value"] - end == signed
-    if pos.is_finished():
+    if pos.is_finished() and not stopped:
         assert report["outcome"] == pos.outcome()
         assert end == pos.outcome()["value"]
     else:
@@ -153,12 +156,21 @@ def test_bad_arguments():
         analyze(bad)
 
 
-def test_time_limit():
-    line = open(_bench("fr4-end8")).readline()
-    obj = json.loads(line)
+def test_a_time_limit_leaves_the_last_cards_analysed():
+    """A whole deal is too big to analyse from its first card in a fraction of a second:
+    the analysis goes back from the end, so what the limit leaves is its last cards,
+    each exact."""
+    obj = json.loads((DATA / "played.jsonl").read_text().splitlines()[0])
+    assert len(obj["played"]) == 72
     with pytest.raises(AnalysisLimit) as info:
-        analyze(obj, time_limit=0.001)
-    assert info.value.partial["plays"] == []
+        analyze(obj, time_limit=0.3, tt_mb=TT)
+    partial = info.value.partial
+    assert "time limit of 0.3 s reached" in str(info.value)
+    assert partial["plays"] and partial["plays"][-1]["index"] == 71
+    assert partial["outcome"] is None
+    first = partial["plays"][0]["index"]
+    assert partial["start_value"] == partial["plays"][0]["value_before"]
+    check_report(obj, first, partial, stopped=True)
 
 
 def test_import_atout_stays_light():

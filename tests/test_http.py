@@ -109,6 +109,10 @@ def test_analyze_stopped_by_its_time_limit_gives_the_partial_report(client):
     assert r.status_code == 200 and body["status"] == "limit"
     assert "time limit of 0.3 s reached" in body["message"]
     assert body["outcome"] is None
+    if body["plays"]:         # the deal's last cards: the analysis goes back from the end
+        assert body["plays"][-1]["index"] == len(PLAYED[0]["played"]) - 1
+        assert body["start"] == body["plays"][0]["index"]
+        assert body["start_value"] == body["plays"][0]["value_before"]
 
 
 def test_validate_and_table(client):
