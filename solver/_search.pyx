@@ -37,6 +37,13 @@ DEF THREADS_MIN_TRICKS = 9
 
 # -- the Python face -----------------------------------------------------------------------------
 
+cdef int card_code(int code) except -1:
+    """``code`` if it names a card (suit * 32 + bit), else ValueError: it indexes arrays."""
+    if not 0 <= code < 5 * 32:
+        raise ValueError(f"not a card code: {code}")
+    return code
+
+
 cdef class Engine:
     """A search over one position: rule parameters, the root state and a table.
 
@@ -147,6 +154,7 @@ cdef class Engine:
             self.card_hi[k] = VALUE_MAX
 
     cdef void note_card(self, int code, int lo, int hi):
+        # (callers have checked the code: see card_code)
         if lo > self.card_lo[code]:
             self.card_lo[code] = lo
         if hi < self.card_hi[code]:
@@ -247,7 +255,7 @@ cdef class Engine:
     def learn(self, int code, int lo, int hi):
         """Tell the engine that the value after ``code`` lies in [lo, hi] (known from
         elsewhere, e.g. an analysis that solved that position already)."""
-        self.note_card(code, lo, hi)
+        self.note_card(card_code(code), lo, hi)
 
     def at_least(self, int target):
         """(complete, answer): is the value of the root >= target?"""
@@ -264,6 +272,7 @@ cdef class Engine:
         cdef int g_ = guess if has_guess else 0
         cdef int klo = VALUE_MIN if at_least is None else at_least
         cdef int khi = VALUE_MAX if at_most is None else at_most
+        code = card_code(code)
         if self.card_lo[code] > klo:
             klo = self.card_lo[code]
         if self.card_hi[code] < khi:
@@ -280,6 +289,7 @@ cdef class Engine:
         cdef State child = self.root
         cdef uint32_t rel[5]
         cdef int v
+        code = card_code(code)
         if self.card_lo[code] >= target:
             return True, True
         if self.card_hi[code] < target:
@@ -295,6 +305,7 @@ cdef class Engine:
     def card_bounds(self, int code):
         """(lo, hi): what the probes so far proved of the value after ``code`` (VALUE_MIN
         and VALUE_MAX where nothing is known)."""
+        code = card_code(code)
         return self.card_lo[code], self.card_hi[code]
 
     def best_guess(self):
@@ -313,6 +324,7 @@ cdef class Engine:
         from every probe of it so far."""
         cdef State child = self.root
         cdef int lo = 0, hi = 0
+        code = card_code(code)
         play(&self.g, &child, code)
         value_range(&self.g, &child, self.ctx.features, self.card_lo[code], self.card_hi[code],
                     &lo, &hi)
