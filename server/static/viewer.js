@@ -549,7 +549,8 @@ async function runAnalysis() {
     statusEl.textContent = "Analysed " + a.plays.length + " cards of " + what + " in " + ((performance.now() - began) / 1000).toFixed(1) + " s.";
   } else {
     statusEl.className = "dd-status limited";
-    statusEl.textContent = "Stopped: " + a.message + (a.plays.length ? " — shown below." : ". Choose a later trick to start from, or a longer limit.");
+    // the analysis goes back from the end: what a limit leaves is the last cards
+    statusEl.textContent = "Stopped: " + a.message + (a.plays.length ? " — the last " + a.plays.length + " cards played, shown below." : ". Choose a later trick to start from, or a longer limit.");
   }
   drawAnalysis();
 }
