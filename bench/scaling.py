@@ -3,6 +3,8 @@
     python bench/scaling.py                         # the fr4 table, then the whole-deal sets
     python bench/scaling.py --count 6 --time-limit 60 --tricks 6,8,10,12,14,16,18
     python bench/scaling.py --sets "" --mode value  # only the fr4 table, value only
+    python bench/scaling.py --tricks "" --sets "" --analyze-sets fr4-full,fr5-full,priest5-full
+                                                    # how far back a whole-deal analysis gets
 
 The fr4 table: for each number of tricks left, ``--count`` positions made from the deals
 of ``bench/data/fr4-full.jsonl`` by playing random legal cards (seeded, so every run
@@ -97,6 +99,12 @@ def main(argv=None) -> int:
                     help="table size in MB (default: the solver's, by the tricks left)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--analyze-sets", default="",
+                    help="whole-deal sets whose deals, played out at random, `atout analyze` goes "
+                         "through with --analyze-limit: how many cards it reaches (e.g. "
+                         "fr4-full,fr5-full,priest5-full)")
+    ap.add_argument("--analyze-count", type=int, default=2, help="deals per --analyze-sets set")
+    ap.add_argument("--analyze-limit", type=float, default=60.0, help="seconds per analysis")
     args = ap.parse_args(argv)
 
     deals = load("fr4-full")
@@ -123,7 +131,29 @@ def main(argv=None) -> int:
             runs = [full_solve(p, args.time_limit, args.tt_mb, args.threads)
                     for p in load(name)[:args.set_count]]
             print(row(name, runs, args.time_limit), flush=True)
+    analyze_sets = [s for s in args.analyze_sets.split(",") if s.strip()]
+    if analyze_sets:
+        print(f"\nwhole deals played out at random, `atout analyze`, time limit "
+              f"{args.analyze_limit:g} s: the cards analysed (from the end of the deal back)\n")
+        print("| set | deal | cards analysed | of | from trick |\n|---|---|---|---|---|")
+        for name in analyze_sets:
+            rng = random.Random(args.seed)
+            for i, deal in enumerate(load(name)[:args.analyze_count]):
+                played = random_prefix(deal, 0, rng)
+                done, total = analysis_reach(played, args.analyze_limit, args.tt_mb, args.threads)
+                first = total - done
+                print(f"| {name} | {i} | {done} | {total} | {first // played.seats + 1} |", flush=True)
     return 0
+
+
+def analysis_reach(deal: Position, time_limit: float, tt_mb: int | None, threads: int) -> tuple[int, int]:
+    """(cards analysed, cards played) by an analysis of the whole ``deal`` within the limit."""
+    from atout.solver.analyze import AnalysisLimit, analyze
+    try:
+        report = analyze(deal, time_limit=time_limit, tt_mb=tt_mb, threads=threads)
+    except AnalysisLimit as stopped:
+        report = stopped.partial
+    return len(report["plays"]), len(deal.played)
 
 
 if __name__ == "__main__":
