@@ -95,22 +95,22 @@ def make_engine(position: Position, tt_mb: int | None = None, features: int = DE
     return engine
 
 
-def _proven(engine: Engine, codes) -> tuple[int, int]:
-    """What the probes so far proved of a group of equivalent cards (one value for all)."""
+def _known(engine: Engine, codes, value: int) -> tuple[int, int]:
+    """(lo, hi): what is known of the value of a group of equivalent cards (one value for
+    all) at a node whose value is ``value``: what the probes so far proved of any of
+    them, and that no card is worth more than the node at a node of the maximizing camp,
+    none less at the other camp's."""
     bounds = [engine.card_bounds(c) for c in codes]
-    return max(b[0] for b in bounds), min(b[1] for b in bounds)
+    lo, hi = max(b[0] for b in bounds), min(b[1] for b in bounds)
+    if engine.maximizing():
+        return lo, min(hi, value)
+    return max(lo, value), hi
 
 
 def _optimal(engine: Engine, code: int, value: int, codes=()) -> tuple[bool, bool]:
     """(complete, is ``code`` optimal at a node whose value is ``value``).  ``codes``: the
     cards equivalent to it, whose proven bounds count for it too."""
-    lo, hi = _proven(engine, (code, *codes))
-    # No card is worth more than the value at a node of the maximizing camp, none less
-    # at the other camp's: one side of the card's value may be known already.
-    if engine.maximizing():
-        hi = min(hi, value)
-    else:
-        lo = max(lo, value)
+    lo, hi = _known(engine, (code, *codes), value)
     if lo == value == hi:
         return True, True
     if lo > value or hi < value:
@@ -219,13 +219,8 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
     best_reps = []
     for rep in order:
         if all_cards:
-            # No card beats the value: at most it for the maximizing camp, at least it
-            # otherwise; and the value's own probes bounded many cards already.
-            klo, khi = _proven(engine, groups[rep])
-            if maximizing:
-                khi = min(khi, value)
-            else:
-                klo = max(klo, value)
+            # the value's own probes bounded many cards already
+            klo, khi = _known(engine, groups[rep], value)
             guess = min(max(value, klo), khi)
             done, clo, chi = engine.child_value(rep, guess=guess, at_most=khi, at_least=klo)
             if not done:

@@ -153,13 +153,6 @@ cdef class Engine:
             self.card_lo[k] = VALUE_MIN
             self.card_hi[k] = VALUE_MAX
 
-    cdef void note_card(self, int code, int lo, int hi):
-        # (callers have checked the code: see card_code)
-        if lo > self.card_lo[code]:
-            self.card_lo[code] = lo
-        if hi < self.card_hi[code]:
-            self.card_hi[code] = hi
-
     def __dealloc__(self):
         free(self.raw_table)
         free(self.plays)
@@ -255,7 +248,7 @@ cdef class Engine:
     def learn(self, int code, int lo, int hi):
         """Tell the engine that the value after ``code`` lies in [lo, hi] (known from
         elsewhere, e.g. an analysis that solved that position already)."""
-        self.note_card(card_code(code), lo, hi)
+        narrow_card(&self.ctx, card_code(code), lo, hi)
 
     def at_least(self, int target):
         """(complete, answer): is the value of the root >= target?"""
@@ -280,7 +273,7 @@ cdef class Engine:
         play(&self.g, &child, code)
         with nogil:
             done = self.exact(&child, g_, has_guess, klo, khi, &lo, &hi)
-        self.note_card(code, lo, hi)
+        narrow_card(&self.ctx, code, lo, hi)
         return bool(done), lo, hi
 
     def child_at_least(self, int code, int target):
@@ -299,7 +292,7 @@ cdef class Engine:
             v = probe(&self.g, &child, target, &self.ctx, rel)
         if self.ctx.abort:
             return False, False
-        self.note_card(code, v if v >= target else VALUE_MIN, v if v < target else VALUE_MAX)
+        note_root_card(&self.ctx, code, v, target)
         return True, v >= target
 
     def card_bounds(self, int code):

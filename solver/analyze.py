@@ -83,9 +83,14 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
     rules = position.rules
     names = card_of_code(rules)
     played = list(position.played)
-    node = Position(position.game, position.hands, position.first, position.contract, position.id)
-    for c in played[:start]:
-        node.play(c)
+
+    def before(index: int) -> Position:
+        """The deal with its first ``index`` played cards."""
+        at = Position(position.game, position.hands, position.first, position.contract,
+                      position.id)
+        for c in played[:index]:
+            at.play(c)
+        return at
 
     report = {"id": position.id, "start_value": None, "plays": [],
               "seats": [{"seat": s, "cards": 0, "mistakes": 0, "cost": 0}
@@ -108,19 +113,13 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
 
     codes = [code_of(rules, c) for c in played]
     # one table for every position: sized for the biggest, the first one analysed
-    size = tt_mb or default_tt_mb(rules.hand_size - len(node.played) // position.seats)
-    end = node.copy()
-    for c in played[start:]:
-        end.play(c)
+    size = tt_mb or default_tt_mb(rules.hand_size - start // position.seats)
+    end = before(len(played))
 
     def engine_at(index: int, engine=None):
         """An engine at the position before card ``index`` (the warm one, rewound)."""
         if engine is None or not reuse_table:
-            at = Position(position.game, position.hands, position.first, position.contract,
-                          position.id)
-            for c in played[:index]:
-                at.play(c)
-            engine = make_engine(at, size)
+            engine = make_engine(before(index), size)
             engine.set_threads(threads)
             engine.set_limits(0, deadline_left())
             if cancel is not None:
@@ -148,7 +147,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
         after = node_value(engine)
     if start == len(played):
         report["start_value"] = after
-    plays = []
+    plays = report["plays"]
     for index in range(len(played) - 1, start - 1, -1):
         engine = engine_at(index, engine)
         code = codes[index]
@@ -180,7 +179,6 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
         summary["cards"] += 1
         summary["cost"] += cost
         summary["mistakes"] += cost > 0
-        report["plays"] = plays
         report["start_value"] = value      # the value before the earliest card analysed
         after = value
 

@@ -301,30 +301,22 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
 cdef void worth_levels(Game* g) noexcept nogil:
     """Group the honours worth more than the least card by worth (``Game.level_*``), so
     that the best cards still in play are counted with a few popcounts, not sorted."""
-    cdef int k, b, w, i, j, k2
+    cdef int k, b, w, any_
     g.nlevels = 0
-    for k in range(5):
-        for b in range(32):
-            if not (g.honours[k] >> b) & 1 or (g.kind == KIND_FRENCH and k == TAROCK and b == EXBIT):
-                continue
-            w = card_worth(g, k, b)
-            if w <= worth_floor(g):
-                continue
-            i = 0
-            while i < g.nlevels and g.level_worth[i] > w:
-                i += 1
-            if i == g.nlevels or g.level_worth[i] != w:
-                j = g.nlevels               # a new level at i: shift the lower ones down
-                while j > i:
-                    g.level_worth[j] = g.level_worth[j - 1]
-                    for k2 in range(5):
-                        g.level_mask[j][k2] = g.level_mask[j - 1][k2]
-                    j -= 1
-                g.level_worth[i] = w
-                for k2 in range(5):
-                    g.level_mask[i][k2] = 0
-                g.nlevels += 1
-            g.level_mask[i][k] |= <uint32_t>1 << b
+    for w in range(63, worth_floor(g), -1):             # (a card is worth 13 at most)
+        if g.nlevels == 16:
+            break
+        any_ = 0
+        for k in range(5):
+            g.level_mask[g.nlevels][k] = 0
+            for b in range(32):
+                if (g.honours[k] >> b) & 1 and card_worth(g, k, b) == w and \
+                        not (g.kind == KIND_FRENCH and k == TAROCK and b == EXBIT):
+                    g.level_mask[g.nlevels][k] |= <uint32_t>1 << b
+                    any_ = 1
+        if any_:
+            g.level_worth[g.nlevels] = w
+            g.nlevels += 1
 
 
 cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,

@@ -10,14 +10,21 @@
 # relevant too) and becomes the pattern of the table entry.
 
 
+cdef inline void narrow_card(Ctx* ctx, int code, int lo, int hi) noexcept nogil:
+    """What is proven of one of the root's cards: its value lies in [lo, hi] too."""
+    if lo > ctx.card_lo[code]:
+        ctx.card_lo[code] = lo
+    if hi < ctx.card_hi[code]:
+        ctx.card_hi[code] = hi
+
+
 cdef inline void note_root_card(Ctx* ctx, int code, int v, int target) noexcept nogil:
     """Keep what a probe of one of the root's cards proved (fail-soft: ``v`` >= target
     means at least v, else at most v): `solve` then asks only what is still open."""
     if v >= target:
-        if v > ctx.card_lo[code]:
-            ctx.card_lo[code] = v
-    elif v < ctx.card_hi[code]:
-        ctx.card_hi[code] = v
+        narrow_card(ctx, code, v, VALUE_MAX)
+    else:
+        narrow_card(ctx, code, VALUE_MIN, v)
 
 
 cdef inline void add_card(uint32_t* rel, int code) noexcept nogil:
