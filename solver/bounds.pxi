@@ -344,8 +344,6 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
             n += popcount(live[k] & g.level_mask[i][k])
         count[i] = n
         plain -= n
-    if ex_camp >= 0:
-        plain -= 1
     for c in range(2):
         total = 0
         cards = tricks[c] * g.seats
@@ -356,11 +354,9 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
             cards -= n
             i += 1
         k = plain                            # the plain cards, the other camp's Excuse among them
-        if ex_camp >= 0:
-            if ex_camp == c or left < 2:
-                total += card_worth(g, TAROCK, EXBIT)
-            else:
-                k += 1
+        if ex_camp >= 0 and (ex_camp == c or left < 2):
+            total += card_worth(g, TAROCK, EXBIT)
+            k -= 1
         most[c] = total + (cards if cards < k else k) * worth_floor(g)
 
 
