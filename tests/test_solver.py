@@ -278,13 +278,15 @@ def test_bound_regressions():
 def test_the_default_table_grows_with_the_tricks_left():
     """No size named: a whole deal gets the big table, an endgame the small one; a size
     named is kept whatever the position."""
-    from atout.solver import BIG_TT_MB, DEFAULT_TT_MB, default_tt_mb
+    from atout.solver import BIG_TT_MB, default_tt_mb
 
-    assert default_tt_mb(18) == default_tt_mb(14) == BIG_TT_MB > DEFAULT_TT_MB == default_tt_mb(13)
+    sizes = [default_tt_mb(t) for t in range(25)]
+    assert sizes == sorted(sizes) and sizes[0] >= 16            # never less with more tricks
+    assert default_tt_mb(18) == default_tt_mb(14) == BIG_TT_MB > default_tt_mb(13) > default_tt_mb(8)
     rng = random.Random(6)
     whole, endgame = (Position.from_json(random_endgame(rng, "fr4", n)) for n in (18, 8))
     buckets = [make_engine(p, mb).table_fill()[0] for p, mb in
-               ((whole, None), (endgame, None), (whole, 16))]
+               ((whole, None), (endgame, None), (whole, 4))]
     assert buckets[0] > buckets[1] > buckets[2]
 
 
