@@ -287,9 +287,10 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
             # the last trick and keep it, a bout and at least 8 half points.
             sure[ex_camp] += 8
             bouts[ex_camp] += 1
-        # The quick tricks stay out of the last trick (the Excuse rules there), and the
-        # leader holding the Excuse needs a trick after them to play it in.
-        cap = tricks_left - 1 - ((s.hand[s.leader][TAROCK] >> EXBIT) & 1)
+        # While the Excuse is out the quick tricks stay out of the last trick (the Excuse
+        # rules there), and the leader holding it needs a trick after them to play it in.
+        # Once it has been played the last trick is a trick like the others.
+        cap = tricks_left - (1 if ex_camp >= 0 else 0) - ((s.hand[s.leader][TAROCK] >> EXBIT) & 1)
     # (no tarock in the quick tricks: they come on top of the trump tricks)
     quick = quick_tricks(g, s, cap, used, &rounds)
     if quick:
