@@ -28,7 +28,8 @@ def add_parser(sub, positive_float, positive_int) -> None:
                         "time went, then a line on stderr and exit status 1")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
                    help="transposition table size in MB"
-                        " (default 256, 4096 from 14 tricks left)")
+                        " (default by the cards left to play: 16, 64 from 44,"
+                        " 256 from 48, 4096 from 56)")
     add_threads_option(p)
     p.set_defaults(run=run)
 

@@ -108,7 +108,8 @@ def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None
                    help="stop each search after N nodes (status limit, with bounds)")
     p.add_argument("--tt-mb", type=_positive_int, metavar="M",
                    help=f"transposition table size in MB{table_help}"
-                        " (default 256, 4096 from 14 tricks left)")
+                        " (default by the cards left to play: 16, 64 from 44,"
+                        " 256 from 48, 4096 from 56)")
 
 
 def cmd_validate(args) -> int:

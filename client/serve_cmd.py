@@ -17,7 +17,8 @@ def add_parser(sub, positive_float, positive_int) -> None:
                    help="search processes, one search each at a time (default: one per core)")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
                    help="transposition table size per search in MB"
-                        " (default 256, 4096 from 14 tricks left)")
+                        " (default by the cards left to play: 16, 64 from 44,"
+                        " 256 from 48, 4096 from 56)")
     p.add_argument("--grace", type=positive_float, default=30.0, metavar="S",
                    help="on SIGTERM/SIGINT, let running calls finish for up to S seconds (default 30)")
     p.set_defaults(run=run)

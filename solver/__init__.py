@@ -24,16 +24,17 @@ from .params import card_of_code, code_of, engine_params
 
 __all__ = ["Cancel", "SolveResult", "default_tt_mb", "make_engine", "solve"]
 
-# The table size when the caller names none, by the tricks left (docs/search.md, "Memory"):
-# from 14 the searches run for minutes, and a whole fr4 deal's probes near its value cost
-# 15-25x fewer nodes with 4 GB than with 256 MB; at 12-13 tricks 256 MB holds what the
-# search stores (1 GB and 4 GB gave the same node counts at 12 tricks).  Shorter searches
-# store less, and a big fresh table costs them page faults and TLB misses: an 8-trick
-# endgame solves in the same nodes about a quarter faster with 16 MB than with 256 MB,
-# while 11 tricks need 64 MB (16 MB: 27.5 M nodes against 19.1 M).  The memory is mapped
-# lazily, so a search touches only what it uses; two whole-deal searches fit a 24 GiB machine.
-TT_MB_BY_TRICKS = ((14, 4096), (12, 256), (10, 64), (0, 16))   # (from tricks left, MB)
-BIG_TT_MB = TT_MB_BY_TRICKS[0][1]
+# The table size when the caller names none, by the cards still to play (docs/search.md,
+# "Memory"): from 56 (fr4: 14 tricks) the searches run for minutes, and a whole fr4 deal's
+# probes near its value cost 15-25x fewer nodes with 4 GB than with 256 MB; at 48-55 256 MB
+# holds what the search stores (1 GB and 4 GB gave the same node counts at fr4's 12 tricks).
+# Shorter searches store less, and a big fresh table costs them page faults and TLB misses:
+# the 8-trick fr4 endgames solve in the same nodes about a quarter faster with 16 MB than
+# with 256 MB, while 44 cards (fr4: 11 tricks) need 64 MB (16 MB: 27.5 M nodes against
+# 19.1 M).  The memory is mapped lazily, so a search touches only what it uses; two
+# whole-deal searches fit a 24 GiB machine.
+TT_MB_BY_CARDS = ((56, 4096), (48, 256), (44, 64), (0, 16))   # (from cards in play, MB)
+BIG_TT_MB = TT_MB_BY_CARDS[0][1]
 STATUS_OK, STATUS_LIMIT = "ok", "limit"
 
 
@@ -78,9 +79,10 @@ class SolveResult:
         return obj
 
 
-def default_tt_mb(tricks_left: int) -> int:
-    """The table size (MB) for a search with ``tricks_left`` tricks to play."""
-    return next(mb for tricks, mb in TT_MB_BY_TRICKS if tricks_left >= tricks)
+def default_tt_mb(tricks_left: int, seats: int = 4) -> int:
+    """The table size (MB) for a search with ``tricks_left`` tricks of ``seats`` cards to play."""
+    cards = tricks_left * seats
+    return next(mb for least, mb in TT_MB_BY_CARDS if cards >= least)
 
 
 def make_engine(position: Position, tt_mb: int | None = None, features: int = DEFAULT_FEATURES) -> Engine:
@@ -90,7 +92,7 @@ def make_engine(position: Position, tt_mb: int | None = None, features: int = DE
     fewer only to measure them or to check the search against its plain self."""
     params = engine_params(position)
     if not tt_mb:
-        tt_mb = default_tt_mb(params["tricks"] - len(position.played) // params["seats"])
+        tt_mb = default_tt_mb(params["tricks"] - len(position.played) // params["seats"], params["seats"])
     engine = Engine(params, int(tt_mb), features)
     for c in position.played:
         engine.play(code_of(position.rules, c))

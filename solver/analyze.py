@@ -113,7 +113,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
 
     codes = [code_of(rules, c) for c in played]
     # one table for every position: sized for the biggest, the first one analysed
-    size = tt_mb or default_tt_mb(rules.hand_size - start // position.seats)
+    size = tt_mb or default_tt_mb(rules.hand_size - start // position.seats, position.seats)
     end = before(len(played))
 
     def engine_at(index: int, engine=None):

@@ -280,9 +280,12 @@ def test_the_default_table_grows_with_the_tricks_left():
     named is kept whatever the position."""
     from atout.solver import BIG_TT_MB, default_tt_mb
 
-    sizes = [default_tt_mb(t) for t in range(25)]
-    assert sizes == sorted(sizes) and sizes[0] >= 16            # never less with more tricks
+    for seats in (3, 4, 5):
+        sizes = [default_tt_mb(t, seats) for t in range(25)]
+        assert sizes == sorted(sizes) and sizes[0] >= 16        # never less with more tricks
     assert default_tt_mb(18) == default_tt_mb(14) == BIG_TT_MB > default_tt_mb(13) > default_tt_mb(8)
+    assert default_tt_mb(15, 5) == default_tt_mb(24, 3) == BIG_TT_MB          # whole deals
+    assert default_tt_mb(10, 3) == default_tt_mb(8, 5) == default_tt_mb(8)     # endgames
     rng = random.Random(6)
     whole, endgame = (Position.from_json(random_endgame(rng, "fr4", n)) for n in (18, 8))
     buckets = [make_engine(p, mb).table_fill()[0] for p, mb in
