@@ -27,7 +27,7 @@ cdef inline void sort_down(int* a, int n) noexcept nogil:
 cdef inline int card_worth(const Game* g, int k, int b) noexcept nogil:
     """What a card adds to its camp's count: points (fr: half points), or in the at4
     count in threes 3 * points - 2 (every card, 1 at least)."""
-    if g.kind == KIND_AT4 and g.standard:
+    if (g.kind == KIND_AT4 or g.kind == KIND_TRISCHAKEN) and g.standard:
         return 3 * g.points[k][b] - 2
     return g.points[k][b]
 
@@ -292,7 +292,9 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         # Once it has been played the last trick is a trick like the others.
         cap = tricks_left - (1 if ex_camp >= 0 else 0) - ((s.hand[s.leader][TAROCK] >> EXBIT) & 1)
     # (no tarock in the quick tricks: they come on top of the trump tricks)
-    quick = quick_tricks(g, s, cap, used, &rounds)
+    # Trischaken: a camp wants no points, so only what it is forced to take counts — its
+    # trumps must all be played and win their tricks — not masters it may choose to cash.
+    quick = quick_tricks(g, s, cap, used, &rounds) if g.kind != KIND_TRISCHAKEN else 0
     if quick:
         sure[lead_camp] += quick
         tricks[lead_camp] += rounds
@@ -392,11 +394,15 @@ cdef void bounds_of(const Game* g, const State* s, int* lo, int* hi, uint32_t* u
         used[k] = 0
     sure[0] = sure[1] = sure_bouts[0] = sure_bouts[1] = sure_tricks[0] = sure_tricks[1] = 0
     # the games where the sure points apply: the value grows with what camp 0 takes
+    # (Trischaken: the analysed seat's points; the tricks it is forced to win add to them,
+    # those the others are forced to win do not)
     sure_camps = g.kind == KIND_FRENCH or g.kind == KIND_PRIEST or \
-        (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
+        g.kind == KIND_TRISCHAKEN or (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
     if s.trick_len == 0 and (features & FEAT_SURE) and sure_camps and tricks_left >= 1:
         petit_camp = sure_for_camps(g, s, sure, sure_bouts, sure_tricks, used)
-        if g.kind != KIND_PRIEST:
+        # (Trischaken: the winners of tricks 1-6 also take a talon card each, which the
+        # best cards of a number of tricks do not count.)
+        if g.kind != KIND_PRIEST and g.kind != KIND_TRISCHAKEN:
             # Every card ends with one camp, so what one camp can add at most — the best
             # cards of the tricks the other camp does not surely win — is what the other
             # camp surely adds from what is left.  (priest5: the Narr goes to no one late.)
