@@ -7,7 +7,8 @@
 # lower bound adds what the maximizing camp surely takes to what it has; the upper bound
 # takes what the other camp surely takes from what is still in play.  Each bound also
 # reports the cards whose owners it relied on, so that a table entry proven by it covers
-# only positions where it holds too.
+# only positions where it holds too.  (Trischaken, where nobody wants points, counts only
+# what a camp is forced to take: its trump tricks.)
 
 DEF TRULL = (1 << EXBIT) | (1 << 20) | 1     # at4: Sküs, Mond and Pagat
 
