@@ -12,7 +12,7 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import add_threads_option, whole_number
+    from .cli import TT_MB_DEFAULT, add_threads_option, whole_number
 
     p = sub.add_parser("analyze", help="analyse played deals card by card, double dummy")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
@@ -27,9 +27,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
                    help="stop a deal's analysis after S seconds: its last cards, as far back as the "
                         "time went, then a line on stderr and exit status 1")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help="transposition table size in MB"
-                        " (default by the cards left to play: 16, 64 from 44,"
-                        " 256 from 48, 4096 from 56)")
+                   help=f"transposition table size in MB {TT_MB_DEFAULT}")
     add_threads_option(p)
     p.set_defaults(run=run)
 

@@ -86,6 +86,11 @@ def default_threads() -> int:
                       else (os.cpu_count() or 1)))
 
 
+# what every --tt-mb says of its default (atout.solver.TT_MB_BY_CARDS; written out here so
+# that building the parser does not load the search)
+TT_MB_DEFAULT = "(default by the cards left to play: 16, 64 from 44, 256 from 48, 4096 from 56)"
+
+
 def add_threads_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=_threads, metavar="N",
                    help=f"threads for each search, 1 to 8 (default: every core, here {default_threads()})")
@@ -107,9 +112,7 @@ def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None
     p.add_argument("--node-limit", type=_positive_int, metavar="N",
                    help="stop each search after N nodes (status limit, with bounds)")
     p.add_argument("--tt-mb", type=_positive_int, metavar="M",
-                   help=f"transposition table size in MB{table_help}"
-                        " (default by the cards left to play: 16, 64 from 44,"
-                        " 256 from 48, 4096 from 56)")
+                   help=f"transposition table size in MB{table_help} {TT_MB_DEFAULT}")
 
 
 def cmd_validate(args) -> int:

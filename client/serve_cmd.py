@@ -5,6 +5,8 @@ from __future__ import annotations
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
+    from .cli import TT_MB_DEFAULT
+
     p = sub.add_parser("serve", help="serve the solver over gRPC (atout.v1.Solver)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 or [::] for all)")
@@ -16,9 +18,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--workers", type=positive_int, metavar="N",
                    help="search processes, one search each at a time (default: one per core)")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help="transposition table size per search in MB"
-                        " (default by the cards left to play: 16, 64 from 44,"
-                        " 256 from 48, 4096 from 56)")
+                   help=f"transposition table size per search in MB {TT_MB_DEFAULT}")
     p.add_argument("--grace", type=positive_float, default=30.0, metavar="S",
                    help="on SIGTERM/SIGINT, let running calls finish for up to S seconds (default 30)")
     p.set_defaults(run=run)

@@ -12,6 +12,8 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
+    from .cli import TT_MB_DEFAULT
+
     p = sub.add_parser("view", help="see deals and their double-dummy analysis in a browser")
     p.add_argument("file", nargs="?", help="positions to show (JSON Lines or JSON)")
     p.add_argument("--port", type=int, default=8765,
@@ -21,9 +23,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--workers", type=positive_int, metavar="N",
                    help="search processes (default: one per core)")
     p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help="transposition table size per search in MB"
-                        " (default by the cards left to play: 16, 64 from 44,"
-                        " 256 from 48, 4096 from 56)")
+                   help=f"transposition table size per search in MB {TT_MB_DEFAULT}")
     p.add_argument("--no-open", action="store_true", help="do not open a browser")
     p.set_defaults(run=run)
 

@@ -255,6 +255,13 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     return total
 
 
+cdef inline int forced_only(const Game* g) noexcept nogil:
+    """Trischaken: every player wants no points, so what a camp could take if it chose to
+    bounds nothing; only what it is forced to take counts — its trumps must all be played
+    and win their tricks (run, long trumps), not masters it may choose to cash."""
+    return g.kind == KIND_TRISCHAKEN
+
+
 cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* tricks,
                         uint32_t* used) noexcept nogil:
     """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
@@ -293,9 +300,8 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         # Once it has been played the last trick is a trick like the others.
         cap = tricks_left - (1 if ex_camp >= 0 else 0) - ((s.hand[s.leader][TAROCK] >> EXBIT) & 1)
     # (no tarock in the quick tricks: they come on top of the trump tricks)
-    # Trischaken: a camp wants no points, so only what it is forced to take counts — its
-    # trumps must all be played and win their tricks — not masters it may choose to cash.
-    quick = quick_tricks(g, s, cap, used, &rounds) if g.kind != KIND_TRISCHAKEN else 0
+    # (not where only what a camp is forced to take counts: masters it may choose to cash)
+    quick = quick_tricks(g, s, cap, used, &rounds) if not forced_only(g) else 0
     if quick:
         sure[lead_camp] += quick
         tricks[lead_camp] += rounds
@@ -397,13 +403,13 @@ cdef void bounds_of(const Game* g, const State* s, int* lo, int* hi, uint32_t* u
     # the games where the sure points apply: the value grows with what camp 0 takes
     # (Trischaken: the analysed seat's points; the tricks it is forced to win add to them,
     # those the others are forced to win do not)
-    sure_camps = g.kind == KIND_FRENCH or g.kind == KIND_PRIEST or \
-        g.kind == KIND_TRISCHAKEN or (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
+    sure_camps = g.kind == KIND_FRENCH or g.kind == KIND_PRIEST or forced_only(g) or \
+        (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
     if s.trick_len == 0 and (features & FEAT_SURE) and sure_camps and tricks_left >= 1:
         petit_camp = sure_for_camps(g, s, sure, sure_bouts, sure_tricks, used)
         # (Trischaken: the winners of tricks 1-6 also take a talon card each, which the
         # best cards of a number of tricks do not count.)
-        if g.kind != KIND_PRIEST and g.kind != KIND_TRISCHAKEN:
+        if g.kind != KIND_PRIEST and not forced_only(g):
             # Every card ends with one camp, so what one camp can add at most — the best
             # cards of the tricks the other camp does not surely win — is what the other
             # camp surely adds from what is left.  (priest5: the Narr goes to no one late.)

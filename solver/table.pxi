@@ -53,7 +53,6 @@ cdef struct Key:
     int done[5]                  # prefix[k][0..done[k]] are computed
     uint32_t rest[5]             # the live cards of suit k below those
     uint32_t live[5]
-    int n[5]                     # live cards per suit
     const Game* g
     const State* s
 
@@ -107,6 +106,14 @@ cdef inline uint64_t rotl(uint64_t x, int r) noexcept nogil:
     return (x << r) | (x >> (64 - r))
 
 
+cdef inline int holder(const State* s, int k, int b) noexcept nogil:
+    """The seat holding the live card of bit ``b`` of suit ``k``."""
+    cdef int p = 0
+    while not (s.hand[p][k] >> b) & 1:
+        p += 1
+    return p
+
+
 cdef void make_key(const Game* g, const State* s, Key* key) noexcept nogil:
     """The coarse key of a trick start; its prefix hashes come on demand (prefix_at)."""
     cdef const Acc* a = &s.acc
@@ -122,16 +129,13 @@ cdef void make_key(const Game* g, const State* s, Key* key) noexcept nogil:
             live |= mine
             plain += <uint64_t>popcount(mine & ~g.classed[k]) << (5 * p)   # how many plain cards each seat holds
         key.live[k] = key.rest[k] = live
-        key.n[k] = popcount(live)
         key.done[k] = 0
         key.prefix[k][0] = mix(<uint64_t>(k + 1) * 0x9e3779b97f4a7c15ULL)
         m = live & g.classed[k]
         while m:                                  # the owner of every card with a class of its own
             b = top_bit(m)
             m &= ~(<uint32_t>1 << b)
-            p = 0
-            while not (s.hand[p][k] >> b) & 1:
-                p += 1
+            p = holder(s, k, b)
             c = g.cls[k][b]
             coarse = mix(coarse ^ (<uint64_t>(p + 1) | (<uint64_t>c << 4) | (<uint64_t>(k + 1) << 12)))
         coarse = mix(coarse ^ plain ^ (<uint64_t>(k + 1) << 40))
@@ -160,9 +164,7 @@ cdef inline uint64_t prefix_at(Key* key, int k, int depth) noexcept nogil:
         h = key.prefix[k][key.done[k]]
         b = top_bit(key.rest[k])
         key.rest[k] &= ~(<uint32_t>1 << b)
-        p = 0
-        while not (key.s.hand[p][k] >> b) & 1:
-            p += 1
+        p = holder(key.s, k, b)
         key.done[k] += 1
         key.prefix[k][key.done[k]] = mix(h ^ (<uint64_t>(p + 1) | (<uint64_t>key.g.cls[k][b] << 4)))
     return key.prefix[k][depth]
@@ -199,7 +201,7 @@ cdef uint32_t kvec_of(const Ctx* ctx, const Key* key, uint32_t* rel) noexcept no
     for k in range(5):
         m = rel[k] & key.live[k]
         if not (ctx.features & FEAT_PARTITION):
-            cnt = key.n[k]
+            cnt = popcount(key.live[k])
             rel[k] = key.live[k]
         elif m:
             rel[k] = key.live[k] & ~((<uint32_t>1 << low_bit(m)) - 1)   # from the lowest up

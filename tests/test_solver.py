@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import zlib
 import random
 
@@ -286,6 +287,11 @@ def test_the_default_table_grows_with_the_tricks_left():
     assert default_tt_mb(18) == default_tt_mb(14) == BIG_TT_MB > default_tt_mb(13) > default_tt_mb(8)
     assert default_tt_mb(15, 5) == default_tt_mb(24, 3) == BIG_TT_MB          # whole deals
     assert default_tt_mb(10, 3) == default_tt_mb(8, 5) == default_tt_mb(8)     # endgames
+    from atout.client.cli import TT_MB_DEFAULT
+    from atout.solver import TT_MB_BY_CARDS
+    said = [int(n) for n in re.findall(r"\d+", TT_MB_DEFAULT)]   # what --tt-mb says, in order
+    smallest, *rest = reversed(TT_MB_BY_CARDS)
+    assert said == [smallest[1]] + [n for least, mb in rest for n in (mb, least)], said
     rng = random.Random(6)
     whole, endgame = (Position.from_json(random_endgame(rng, "fr4", n)) for n in (18, 8))
     buckets = [make_engine(p, mb).table_fill()[0] for p, mb in
