@@ -309,10 +309,13 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
 
 
 cdef void worth_levels(Game* g) noexcept nogil:
-    """Group the honours worth more than the least card by worth (``Game.level_*``), so
-    that the best cards still in play are counted with a few popcounts, not sorted."""
+    """Group the honours worth more than the least card by worth (``Game.level_*``; fr:
+    not the Excuse, counted apart), so that the best cards still in play are counted with
+    a few popcounts, not sorted; ``Game.counted`` holds all of them."""
     cdef int k, b, w, any_
     g.nlevels = 0
+    for k in range(5):
+        g.counted[k] = 0
     for w in range(63, worth_floor(g), -1):             # (a card is worth 13 at most)
         if g.nlevels == 16:
             break
@@ -323,6 +326,7 @@ cdef void worth_levels(Game* g) noexcept nogil:
                 if (g.honours[k] >> b) & 1 and card_worth(g, k, b) == w and \
                         not (g.kind == KIND_FRENCH and k == TAROCK and b == EXBIT):
                     g.level_mask[g.nlevels][k] |= <uint32_t>1 << b
+                    g.counted[k] |= <uint32_t>1 << b
                     any_ = 1
         if any_:
             g.level_worth[g.nlevels] = w
@@ -336,17 +340,30 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
     honours and bouts, so only those are counted, level by level of worth.  fr: the camp's
     own Excuse is counted whole, whether or not it falls in one of those tricks; the other
     camp's only as the low card given for it, a plain card (that camp can always play it
-    before the last trick) — but in the last trick it changes camp whole."""
-    cdef int k, p, i, c, cards, plain, left = g.tricks - s.trick_no, ex_camp = -1, total, n
+    before the last trick) — but in the last trick it changes camp whole.
+
+    Tighter, seat by seat: in the tricks a camp wins every seat plays one card each, so a
+    seat gives them at most its own best ``tricks[c]`` cards (a seat holding four kings
+    loses at most two in two tricks; the pooled count gives all four).  That differs from
+    the pooled count only when a seat holds more honours than the camp has tricks to win,
+    so only then is it counted."""
+    cdef int k, p, i, c, cards, plain, left = g.tricks - s.trick_no, ex_seat = -1, total, n
+    cdef int most_held = 0
     cdef int count[16]
+    cdef int honours_held[MAXSEATS]
     cdef uint32_t live[5]
     for k in range(5):
         live[k] = 0
     for p in range(g.seats):
+        n = 0
         for k in range(5):
             live[k] |= s.hand[p][k]
+            n += popcount(s.hand[p][k] & g.counted[k])
+        honours_held[p] = n
+        if n > most_held:
+            most_held = n
         if g.kind == KIND_FRENCH and (s.hand[p][TAROCK] >> EXBIT) & 1:
-            ex_camp = g.camp[p]
+            ex_seat = p
     plain = left * g.seats                   # the cards still in hands (a trick start)
     for i in range(g.nlevels):
         n = 0
@@ -355,6 +372,9 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
         count[i] = n
         plain -= n
     for c in range(2):
+        if most_held > tricks[c]:
+            most[c] = best_cards_by_seat(g, s, c, tricks[c], ex_seat, honours_held)
+            continue
         total = 0
         cards = tricks[c] * g.seats
         i = 0
@@ -364,10 +384,35 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
             cards -= n
             i += 1
         k = plain                            # the plain cards, the other camp's Excuse among them
-        if ex_camp >= 0 and (ex_camp == c or left < 2):
+        if ex_seat >= 0 and (g.camp[ex_seat] == c or left < 2):
             total += card_worth(g, TAROCK, EXBIT)
             k -= 1
         most[c] = total + (cards if cards < k else k) * worth_floor(g)
+
+
+cdef int best_cards_by_seat(const Game* g, const State* s, int c, int tricks, int ex_seat,
+                            const int* honours_held) noexcept nogil:
+    """best_cards_worth seat by seat: each seat's own best ``tricks`` cards (its honours
+    by worth, then plain cards)."""
+    cdef int total = 0, p, i, k, n, cards, plain, left = g.tricks - s.trick_no
+    for p in range(g.seats):
+        cards = tricks
+        plain = left - honours_held[p]          # the Excuse of the other camp among them
+        if p == ex_seat and (g.camp[p] == c or left < 2):
+            total += card_worth(g, TAROCK, EXBIT)     # whole, wherever it falls
+            plain -= 1
+        i = 0
+        while i < g.nlevels and cards > 0:
+            n = 0
+            for k in range(5):
+                n += popcount(s.hand[p][k] & g.level_mask[i][k])
+            if n > cards:
+                n = cards
+            total += n * g.level_worth[i]
+            cards -= n
+            i += 1
+        total += (cards if cards < plain else plain) * worth_floor(g)
+    return total
 
 
 cdef void bounds(const Game* g, const State* s, int target, int* lo, int* hi, uint32_t* used,

@@ -76,10 +76,12 @@ cdef struct Game:
     uint32_t honours[5]          # the cards that are not plain, and EX
     uint32_t classed[5]          # the cards with a class of their own (cls != 0)
     # bounds.pxi: the honours worth more than the least card (fr: not the Excuse), by
-    # worth, highest first: level_mask[i] holds the cards worth level_worth[i]
+    # worth, highest first: level_mask[i] holds the cards worth level_worth[i]; counted
+    # holds all of them
     int nlevels
     int level_worth[16]
     uint32_t level_mask[16][5]
+    uint32_t counted[5]
 
 
 cdef struct Acc:                 # what each camp has won so far
