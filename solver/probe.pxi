@@ -121,27 +121,31 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
         return final_value(g, &s.acc)
     if s.trick_no == g.tricks - 1:
         return last_trick(g, s, rel)
+    use_table = s.trick_len == 0 and g.tricks - s.trick_no >= TT_MIN_TRICKS
+    lo, hi = VALUE_MIN, VALUE_MAX
     if s.trick_len == 0:
         # Points change only when a trick ends: inside a trick the bounds are those of its
-        # start, which were already tried against this target.
-        bounds(g, s, target, &lo, &hi, brel, ctx.features)
-        if lo >= target:
+        # start, which were already tried against this target.  First the plain bounds
+        # (the points still in play: nearly free), then the table, and only then the sure
+        # points, which cost more than a table lookup: a trick start the table answers
+        # never counts them (docs/search.md, "The node rate").
+        bounds_of(g, s, &lo, &hi, brel, ctx.features & ~FEAT_SURE)
+        if lo >= target or hi < target:
             for k in range(5):
                 rel[k] = brel[k]
-            return lo
-        if hi < target:
-            for k in range(5):
-                rel[k] = brel[k]
-            return hi
-    else:
-        lo, hi = VALUE_MIN, VALUE_MAX
-    use_table = s.trick_len == 0 and g.tricks - s.trick_no >= TT_MIN_TRICKS
-    if use_table:
-        make_key(g, s, &key)
-        base = tt_base(g, s)
-        won = tt_points(g, s)
-        if tt_lookup(ctx, &key, target, base, won, &best, &v, rel):
-            return v
+            return lo if lo >= target else hi
+        if use_table:
+            make_key(g, s, &key)
+            base = tt_base(g, s)
+            won = tt_points(g, s)
+            if tt_lookup(ctx, &key, target, base, won, &best, &v, rel):
+                return v
+        if ctx.features & FEAT_SURE:
+            bounds_of(g, s, &lo, &hi, brel, ctx.features)
+            if lo >= target or hi < target:
+                for k in range(5):
+                    rel[k] = brel[k]
+                return lo if lo >= target else hi
     cdef uint32_t* slot = NULL
     cdef uint32_t check = 0
     if ctx.features & FEAT_MEMORY:
@@ -219,11 +223,6 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
             low = low_bit(crel[suit] | trel[suit]) if (crel[suit] | trel[suit]) else 32
             if (mv[i] & 31) < low and low > <int>skip[suit]:
                 skip[suit] = low
-    # The children's bounds cannot beat what the points still in play allow.
-    if bound < lo or bound > hi:
-        bound = lo if bound < lo else hi
-        for k in range(5):
-            rel[k] |= brel[k]
     if use_table:
         kvec = kvec_of(ctx, &key, rel)
         if bound >= target:
