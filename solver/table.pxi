@@ -117,28 +117,26 @@ cdef inline int holder(const State* s, int k, int b) noexcept nogil:
 cdef void make_key(const Game* g, const State* s, Key* key) noexcept nogil:
     """The coarse key of a trick start; its prefix hashes come on demand (prefix_at)."""
     cdef const Acc* a = &s.acc
-    cdef uint64_t coarse = 0x243f6a8885a308d3ULL, x, plain
-    cdef uint32_t live, m, mine
-    cdef int k, b, p, c
+    cdef uint64_t coarse = 0x243f6a8885a308d3ULL, x, plain, owners
+    cdef uint32_t live, mine
+    cdef int k, p
     key.g, key.s = g, s
     for k in range(5):
         live = 0
         plain = 0
+        owners = 0
         for p in range(g.seats):
             mine = s.hand[p][k]
             live |= mine
             plain += <uint64_t>popcount(mine & ~g.classed[k]) << (5 * p)   # how many plain cards each seat holds
+            # the owner of every card with a class of its own (a card's class is fixed
+            # by the game, so which seat holds which of them says it all)
+            owners = owners * 0x100000001b3ULL + (mine & g.classed[k])
         key.live[k] = key.rest[k] = live
         key.done[k] = 0
         key.prefix[k][0] = mix(<uint64_t>(k + 1) * 0x9e3779b97f4a7c15ULL)
-        m = live & g.classed[k]
-        while m:                                  # the owner of every card with a class of its own
-            b = top_bit(m)
-            m &= ~(<uint32_t>1 << b)
-            p = holder(s, k, b)
-            c = g.cls[k][b]
-            coarse = mix(coarse ^ (<uint64_t>(p + 1) | (<uint64_t>c << 4) | (<uint64_t>(k + 1) << 12)))
-        coarse = mix(coarse ^ plain ^ (<uint64_t>(k + 1) << 40))
+        # the suits' hashes are independent of each other: no chain of mixes to wait on
+        coarse ^= mix(mix(owners ^ (<uint64_t>(k + 1) << 58)) ^ plain ^ (<uint64_t>(k + 1) << 40))
     if additive(g):
         x = 0                 # the future is stored apart from what was won so far
     elif g.kind == KIND_FRENCH:
