@@ -122,13 +122,12 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     if s.trick_no == g.tricks - 1:
         return last_trick(g, s, rel)
     use_table = s.trick_len == 0 and g.tricks - s.trick_no >= TT_MIN_TRICKS
-    lo, hi = VALUE_MIN, VALUE_MAX
     if s.trick_len == 0:
         # Points change only when a trick ends: inside a trick the bounds are those of its
         # start, which were already tried against this target.  First the plain bounds
         # (the points still in play: nearly free), then the table, and only then the sure
         # points, which cost more than a table lookup: a trick start the table answers
-        # never counts them (docs/search.md, "The node rate").
+        # never counts them (docs/search.md, "The probe").
         bounds_of(g, s, &lo, &hi, brel, ctx.features & ~FEAT_SURE)
         if lo >= target or hi < target:
             for k in range(5):
