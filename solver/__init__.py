@@ -135,7 +135,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
     ``time_limit`` (seconds), ``node_limit`` and ``cancel`` (a :class:`Cancel` set from
     another thread) stop the search cleanly: the result then has status ``limit``, the
     proven ``bounds`` and ``stopped_by``.  ``tt_mb`` bounds the memory of the
-    transposition table (default: 256 MB, 4 GB from 14 tricks left).  ``threads`` (1 to 8)
+    transposition table (default: by the cards left to play, ``default_tt_mb``).  ``threads`` (1 to 8)
     searches with that many threads on one table (the node limit then counts each thread's
     nodes).  ``features`` switches search techniques off (see ``FEATURES``): for measuring
     them and checking the search against its plain self.

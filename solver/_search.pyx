@@ -349,7 +349,7 @@ cdef class Engine:
         cdef int lo = 0, hi = 0
         cdef uint32_t used[5]
         cdef Key key
-        bounds(&self.g, &self.root, VALUE_MIN, &lo, &hi, used, self.ctx.features)
+        bounds(&self.g, &self.root, &lo, &hi, used, self.ctx.features)
         make_key(&self.g, &self.root, &key)
         kvec_of(&self.ctx, &key, used)
         return lo, hi, [used[k] for k in range(5)]

@@ -333,21 +333,40 @@ cdef void worth_levels(Game* g) noexcept nogil:
             g.nlevels += 1
 
 
+cdef inline int best_worth(const Game* g, const int* count, const uint32_t* hand, int cards,
+                           int plain) noexcept nogil:
+    """The worth of the best ``cards`` cards of a set holding ``count[i]`` honours of worth
+    level i (or, ``count`` NULL, those of ``hand``, counted only as deep as needed) and
+    ``plain`` cards of the plain worth."""
+    cdef int total = 0, i = 0, n, k
+    while i < g.nlevels and cards > 0:
+        if count != NULL:
+            n = count[i]
+        else:
+            n = 0
+            for k in range(5):
+                n += popcount(hand[k] & g.level_mask[i][k])
+        if n > cards:
+            n = cards
+        total += n * g.level_worth[i]
+        cards -= n
+        i += 1
+    return total + (cards if cards < plain else plain) * worth_floor(g)
+
+
 cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
                            int* most) noexcept nogil:
-    """At most what each camp c adds in ``tricks[c]`` tricks (``most[c]``): the worth of
-    the best tricks * seats cards still in play.  Every card has the plain worth but the
-    honours and bouts, so only those are counted, level by level of worth.  fr: the camp's
-    own Excuse is counted whole, whether or not it falls in one of those tricks; the other
-    camp's only as the low card given for it, a plain card (that camp can always play it
-    before the last trick) — but in the last trick it changes camp whole.
-
-    Tighter, seat by seat: in the tricks a camp wins every seat plays one card each, so a
-    seat gives them at most its own best ``tricks[c]`` cards (a seat holding four kings
-    loses at most two in two tricks; the pooled count gives all four).  That differs from
-    the pooled count only when a seat holds more honours than the camp has tricks to win,
-    so only then is it counted."""
-    cdef int k, p, i, c, cards, plain, left = g.tricks - s.trick_no, ex_seat = -1, total, n
+    """At most what each camp c adds in ``tricks[c]`` tricks (``most[c]``).  In the tricks
+    a camp wins every seat plays one card each, so each seat gives them at most its own
+    best ``tricks[c]`` cards (a seat holding four kings loses at most two in two tricks).
+    Every card has the plain worth but the honours and bouts, so only those are counted,
+    level by level of worth.  When no seat holds more honours than ``tricks[c]``, that is
+    the same as the best ``tricks[c] * seats`` cards still in play, pooled, which is
+    cheaper to count.  fr: the camp's own Excuse is counted whole, whether or not it falls
+    in one of those tricks; the other camp's only as the low card given for it, a plain
+    card (that camp can always play it before the last trick) — but in the last trick it
+    changes camp whole."""
+    cdef int k, p, i, c, left = g.tricks - s.trick_no, ex_seat = -1, plain, n, whole
     cdef int most_held = 0
     cdef int count[16]
     cdef int honours_held[MAXSEATS]
@@ -372,65 +391,24 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
         count[i] = n
         plain -= n
     for c in range(2):
-        if most_held > tricks[c]:
-            most[c] = best_cards_by_seat(g, s, c, tricks[c], ex_seat, honours_held)
+        # the Excuse counted whole (else it is one of the plain cards)
+        whole = ex_seat >= 0 and (g.camp[ex_seat] == c or left < 2)
+        most[c] = card_worth(g, TAROCK, EXBIT) if whole else 0
+        if most_held <= tricks[c]:
+            most[c] += best_worth(g, count, NULL, tricks[c] * g.seats, plain - whole)
             continue
-        total = 0
-        cards = tricks[c] * g.seats
-        i = 0
-        while i < g.nlevels and cards > 0:
-            n = count[i] if count[i] < cards else cards
-            total += n * g.level_worth[i]
-            cards -= n
-            i += 1
-        k = plain                            # the plain cards, the other camp's Excuse among them
-        if ex_seat >= 0 and (g.camp[ex_seat] == c or left < 2):
-            total += card_worth(g, TAROCK, EXBIT)
-            k -= 1
-        most[c] = total + (cards if cards < k else k) * worth_floor(g)
+        for p in range(g.seats):
+            most[c] += best_worth(g, NULL, s.hand[p], tricks[c],
+                                  left - honours_held[p] - (1 if whole and p == ex_seat else 0))
 
 
-cdef int best_cards_by_seat(const Game* g, const State* s, int c, int tricks, int ex_seat,
-                            const int* honours_held) noexcept nogil:
-    """best_cards_worth seat by seat: each seat's own best ``tricks`` cards (its honours
-    by worth, then plain cards)."""
-    cdef int total = 0, p, i, k, n, cards, plain, left = g.tricks - s.trick_no
-    for p in range(g.seats):
-        cards = tricks
-        plain = left - honours_held[p]          # the Excuse of the other camp among them
-        if p == ex_seat and (g.camp[p] == c or left < 2):
-            total += card_worth(g, TAROCK, EXBIT)     # whole, wherever it falls
-            plain -= 1
-        i = 0
-        while i < g.nlevels and cards > 0:
-            n = 0
-            for k in range(5):
-                n += popcount(s.hand[p][k] & g.level_mask[i][k])
-            if n > cards:
-                n = cards
-            total += n * g.level_worth[i]
-            cards -= n
-            i += 1
-        total += (cards if cards < plain else plain) * worth_floor(g)
-    return total
-
-
-cdef void bounds(const Game* g, const State* s, int target, int* lo, int* hi, uint32_t* used,
+cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used,
                  int features) noexcept nogil:
     """Cheap bounds on the value: one camp takes everything still in play, or nothing,
-    less (at a trick start) what the other camp surely takes.  The sure points cost more
-    than the rest, so they are counted only when the plain bounds do not already answer
-    "is the value ≥ target?" (``target`` VALUE_MIN: always).
+    less (at a trick start, with FEAT_SURE) what the other camp surely takes.  The sure
+    points cost more than the rest: the probe asks first without them (``features`` less
+    FEAT_SURE), then the table, then with them.
     ``used`` (five suit masks): the cards whose owners these bounds depend on."""
-    bounds_of(g, s, lo, hi, used, features & ~FEAT_SURE)
-    if target != VALUE_MIN and (lo[0] >= target or hi[0] < target):
-        return
-    if features & FEAT_SURE:
-        bounds_of(g, s, lo, hi, used, features)
-
-
-cdef void bounds_of(const Game* g, const State* s, int* lo, int* hi, uint32_t* used,
-                    int features) noexcept nogil:
     cdef const Acc* a = &s.acc
     cdef int rest = g.total_points - a.pts[0] - a.pts[1]
     cdef int tricks_left = g.tricks - s.trick_no

@@ -6,7 +6,7 @@ cdef void value_range(const Game* g, const State* s, int features, int known_lo,
     """Where the value can lie before any probe: the cheap bounds (the value itself at the
     end of the deal), narrowed by bounds already known."""
     cdef uint32_t used[5]
-    bounds(g, s, VALUE_MIN, lo, hi, used, features)
+    bounds(g, s, lo, hi, used, features)
     if s.trick_no == g.tricks:
         lo[0] = hi[0] = final_value(g, &s.acc)
     if known_lo > lo[0]:

@@ -100,7 +100,6 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
     cdef int mv[MAXMOVES]
     cdef int lows[MAXMOVES]          # the lowest card of each move's group of equivalent cards
     cdef int cards[MAXSEATS]
-    cdef uint32_t brel[5]
     cdef uint32_t crel[5]
     cdef uint32_t trel[5]
     cdef uint32_t nrel[5]
@@ -128,10 +127,8 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
         # (the points still in play: nearly free), then the table, and only then the sure
         # points, which cost more than a table lookup: a trick start the table answers
         # never counts them (docs/search.md, "The probe").
-        bounds_of(g, s, &lo, &hi, brel, ctx.features & ~FEAT_SURE)
+        bounds(g, s, &lo, &hi, rel, ctx.features & ~FEAT_SURE)
         if lo >= target or hi < target:
-            for k in range(5):
-                rel[k] = brel[k]
             return lo if lo >= target else hi
         if use_table:
             make_key(g, s, &key)
@@ -140,10 +137,8 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
             if tt_lookup(ctx, &key, target, base, won, &best, &v, rel):
                 return v
         if ctx.features & FEAT_SURE:
-            bounds_of(g, s, &lo, &hi, brel, ctx.features)
+            bounds(g, s, &lo, &hi, rel, ctx.features)
             if lo >= target or hi < target:
-                for k in range(5):
-                    rel[k] = brel[k]
                 return lo if lo >= target else hi
     cdef uint32_t* slot = NULL
     cdef uint32_t check = 0
