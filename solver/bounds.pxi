@@ -263,15 +263,17 @@ cdef inline int forced_only(const Game* g) noexcept nogil:
 
 
 cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* tricks,
-                        uint32_t* used) noexcept nogil:
+                        uint32_t* own, uint32_t* used) noexcept nogil:
     """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
-    how many tricks it surely wins (``tricks``).  Returns the camp of a sure run that
-    holds the petit (T1), or -1."""
+    how many tricks it surely wins (``tricks``); ``own[c]``: the trumps that surely fall in
+    camp c's tricks (its run).  Returns the camp of a sure run that holds the petit (T1),
+    or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
     cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds
     cdef uint32_t run
     sure[0] = sure[1] = bouts[0] = bouts[1] = tricks[0] = tricks[1] = 0
     run = sure_trumps(g, s, &run_camp, &used[TAROCK])
+    own[run_camp] |= run
     if run:
         sure[run_camp] += sure_run_worth(g, s, run, run_camp, tricks_left, &bouts[run_camp],
                                          &tricks[run_camp])
@@ -306,6 +308,51 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         sure[lead_camp] += quick
         tricks[lead_camp] += rounds
     return petit_camp
+
+
+cdef int sure_petit_au_bout(const Game* g, const State* s) noexcept nogil:
+    """fr, at a trick start: the camp that surely gets the petit au bout, or -1.
+
+    The seat X holding the petit keeps it for the last trick, and no other camp's trump is
+    left to beat it there, when X has trumps enough: A other trumps (the Excuse aside)
+    against B side cards and the M trumps the other camp holds (no partner of X may hold
+    one), A >= B + 2M, plus one more while M > 0 if the other camp holds the Excuse.
+    X's play: on lead, a trump while the others have some (each of them holding one must
+    play one, or the Excuse once), else a side card; otherwise follow suit, or ruff with
+    another trump (never forced to the petit: it can overtrump nothing, and a lower trump
+    is always allowed).  Counting A - B - 2M: a trump led, or one overtrumped, takes at
+    least one of M, so the count never falls; it falls by one only when X ruffs a side
+    card and wins, and then X leads next, which raises it again.  So X always has another
+    trump when it must ruff, and the others' trumps are gone before the last trick.  (X's
+    own Excuse goes in any trick before the last.)  Only the slam case could take the
+    last trick from X's camp: the other camp's Excuse when that camp has won every trick
+    before — not once X's camp has a trick.  Every card this relies on is in the table's
+    coarse key (the bouts' and the Excuse's owners, each seat's count of plain cards per
+    suit), so it adds nothing to the pattern."""
+    cdef int p, x = -1, k, side = 0, others, them = 0, ex_camp = -1, camp
+    cdef uint32_t t
+    for p in range(g.seats):
+        if s.hand[p][TAROCK] & 1:
+            x = p
+        if (s.hand[p][TAROCK] >> EXBIT) & 1:
+            ex_camp = g.camp[p]
+    if x < 0:
+        return -1
+    camp = g.camp[x]
+    for p in range(g.seats):
+        t = s.hand[p][TAROCK] & ~(<uint32_t>1 << EXBIT)
+        if p != x and t:
+            if g.camp[p] == camp:
+                return -1                    # a partner's trumps are not counted here
+            them += popcount(t)
+    for k in range(4):
+        side += popcount(s.hand[x][k])
+    others = popcount(s.hand[x][TAROCK] & ~(<uint32_t>1 << EXBIT)) - 1
+    if others < side + 2 * them + (1 if them and ex_camp == 1 - camp else 0):
+        return -1
+    if ex_camp == 1 - camp and s.acc.tricks[camp] == 0:
+        return -1
+    return camp
 
 
 cdef void worth_levels(Game* g) noexcept nogil:
@@ -355,7 +402,7 @@ cdef inline int best_worth(const Game* g, const int* count, const uint32_t* hand
 
 
 cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
-                           int* most) noexcept nogil:
+                           const uint32_t* own, int* most) noexcept nogil:
     """At most what each camp c adds in ``tricks[c]`` tricks (``most[c]``).  In the tricks
     a camp wins every seat plays one card each, so each seat gives them at most its own
     best ``tricks[c]`` cards (a seat holding four kings loses at most two in two tricks).
@@ -365,10 +412,14 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
     cheaper to count.  fr: the camp's own Excuse is counted whole, whether or not it falls
     in one of those tricks; the other camp's only as the low card given for it, a plain
     card (that camp can always play it before the last trick) — but in the last trick it
-    changes camp whole."""
+    changes camp whole.  The trumps ``own[1 - c]`` (surely in the other camp's tricks:
+    its run, its petit au bout) are none of camp c's."""
     cdef int k, p, i, c, left = g.tricks - s.trick_no, ex_seat = -1, plain, n, whole
-    cdef int most_held = 0
+    cdef int most_held = 0, c_plain
+    cdef uint32_t out
+    cdef uint32_t hand[5]
     cdef int count[16]
+    cdef int c_count[16]
     cdef int honours_held[MAXSEATS]
     cdef uint32_t live[5]
     for k in range(5):
@@ -394,12 +445,20 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
         # the Excuse counted whole (else it is one of the plain cards)
         whole = ex_seat >= 0 and (g.camp[ex_seat] == c or left < 2)
         most[c] = card_worth(g, TAROCK, EXBIT) if whole else 0
+        out = own[1 - c]
         if most_held <= tricks[c]:
-            most[c] += best_worth(g, count, NULL, tricks[c] * g.seats, plain - whole)
+            c_plain = plain - whole - popcount(out & ~g.counted[TAROCK])
+            for i in range(g.nlevels):
+                c_count[i] = count[i] - popcount(out & g.level_mask[i][TAROCK])
+            most[c] += best_worth(g, c_count, NULL, tricks[c] * g.seats, c_plain)
             continue
         for p in range(g.seats):
-            most[c] += best_worth(g, NULL, s.hand[p], tricks[c],
-                                  left - honours_held[p] - (1 if whole and p == ex_seat else 0))
+            for k in range(4):
+                hand[k] = s.hand[p][k]
+            hand[TAROCK] = s.hand[p][TAROCK] & ~out
+            most[c] += best_worth(g, NULL, hand, tricks[c],
+                                  left - honours_held[p] - (1 if whole and p == ex_seat else 0)
+                                  - popcount(s.hand[p][TAROCK] & out & ~g.counted[TAROCK]))
 
 
 cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used,
@@ -414,6 +473,8 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
     cdef int tricks_left = g.tricks - s.trick_no
     cdef int rest_cards = tricks_left * g.seats, k, bouts_left, pab_lo, pab_hi, ch_lo, ch_hi
     cdef int petit_out = 1, p, petit_camp = -1, narr = 0, narr_camp = -1, sure_camps
+    cdef int pab_camp = -1
+    cdef uint32_t own[2]
     cdef int rest_worth
     cdef int sure[2]
     cdef int sure_bouts[2]
@@ -423,13 +484,20 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
     for k in range(5):
         used[k] = 0
     sure[0] = sure[1] = sure_bouts[0] = sure_bouts[1] = sure_tricks[0] = sure_tricks[1] = 0
+    own[0] = own[1] = 0
     # the games where the sure points apply: the value grows with what camp 0 takes
     # (Trischaken: the analysed seat's points; the tricks it is forced to win add to them,
     # those the others are forced to win do not)
     sure_camps = g.kind == KIND_FRENCH or g.kind == KIND_PRIEST or forced_only(g) or \
         (g.kind == KIND_AT4 and g.goal == GOAL_POINTS)
     if s.trick_len == 0 and (features & FEAT_SURE) and sure_camps and tricks_left >= 1:
-        petit_camp = sure_for_camps(g, s, sure, sure_bouts, sure_tricks, used)
+        petit_camp = sure_for_camps(g, s, sure, sure_bouts, sure_tricks, own, used)
+        if g.kind == KIND_FRENCH:
+            pab_camp = sure_petit_au_bout(g, s)
+            if pab_camp >= 0:
+                own[pab_camp] |= 1           # the petit falls in its camp's last trick,
+                if petit_camp != pab_camp:   # a bout for it (unless its run has it)
+                    sure_bouts[pab_camp] += 1
         # (Trischaken: the winners of tricks 1-6 also take a talon card each, which the
         # best cards of a number of tricks do not count.)
         if g.kind != KIND_PRIEST and not forced_only(g):
@@ -439,7 +507,7 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
             rest_worth = rest if g.kind == KIND_FRENCH else count(g, rest, rest_cards)
             open_tricks[0] = tricks_left - sure_tricks[1]
             open_tricks[1] = tricks_left - sure_tricks[0]
-            best_cards_worth(g, s, open_tricks, most)
+            best_cards_worth(g, s, open_tricks, own, most)
             for k in range(2):
                 if rest_worth - most[k] > sure[1 - k]:
                     sure[1 - k] = rest_worth - most[k]
@@ -459,6 +527,10 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
             pab_lo = 0
         elif petit_camp == 1:
             pab_hi = 0
+        if pab_camp == 0:         # the petit surely wins the last trick (sure_petit_au_bout)
+            pab_lo = 1
+        elif pab_camp == 1:
+            pab_hi = -1
         if a.tricks[1] == 0 and not sure_tricks[1]:
             ch_hi = 400 if g.chelem_announced else 200
         else:

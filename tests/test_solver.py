@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from atout.cards import token
+from atout.cards import card, token
 from atout.games import AT4_BIDS
 from atout.position import Position, parse_position
 from atout.solver import Engine, make_engine, solve
@@ -145,6 +145,30 @@ def test_cheap_bounds_hold(game, options):
         for code in engine.legal_codes():
             lo, hi = engine.child_bounds(code)
             assert lo <= ref[token(names[code])] <= hi, (obj, token(names[code]), lo, hi)
+
+
+def _petit_in_hand(pos: Position) -> bool:
+    """A trick start with the petit still in a hand: where the bounds may claim a sure
+    petit au bout for that hand's camp."""
+    return not pos.trick and any(card("T1") in hand for hand in pos.held)
+
+
+@pytest.mark.parametrize("game", ["fr3", "fr4", "fr5"])
+def test_sure_petit_au_bout(game):
+    """The bounds' sure petit au bout (bounds.pxi, sure_petit_au_bout) in endgames with the
+    petit still in a hand, the trumps kept late: counting the others' trumps once instead
+    of twice, or leaving out the holder's side cards, claims a petit that the other camp
+    can still catch or force out early (each was tried: each fails here)."""
+    rng = random.Random(zlib.crc32(f"petit-{game}".encode()))
+    trumps_last = mixed_policy(keep_policy([f"T{i}" for i in range(1, 22)] + ["EX"]), uniform_policy)
+    policies = [trumps_last, slam_policy(0), slam_policy(1)]    # (slam: the Excuse's case)
+    for i in range(60 * SCALE):
+        obj = random_endgame(rng, game, 1 + i % 3, policy=policies[i // 3 % 3], accept=_petit_in_hand)
+        pos = parse_position(obj)
+        ref = reference_values(pos)
+        value = max(ref.values()) if maximizing(pos) else min(ref.values())
+        lo, hi = make_engine(pos, 1).bounds()
+        assert lo <= value <= hi, (obj, lo, value, hi)
 
 
 def _covered(pos: Position, fixed: list[int], rng: random.Random) -> Engine:
