@@ -273,8 +273,8 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
     cdef uint32_t run
     sure[0] = sure[1] = bouts[0] = bouts[1] = tricks[0] = tricks[1] = 0
     run = sure_trumps(g, s, &run_camp, &used[TAROCK])
-    own[run_camp] |= run
     if run:
+        own[run_camp] |= run
         sure[run_camp] += sure_run_worth(g, s, run, run_camp, tricks_left, &bouts[run_camp],
                                          &tricks[run_camp])
         if run & 1:
