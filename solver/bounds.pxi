@@ -210,8 +210,8 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     every other card.  Past the cap, the best rounds count: a position with more rounds
     then never gets a lower bound (the table relies on it).
     ``used``: the masters counted in each suit (the pattern keeps the cards above them)."""
-    cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump
-    cdef uint32_t mine, others, live
+    cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump, threat
+    cdef uint32_t mine, live
     cdef int value[56]
     cdef int trumps[MAXSEATS]
     rounds[0] = 0
@@ -228,16 +228,20 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
         trumps[p] = can_trump and (s.hand[p][TAROCK] & trump_mask(g)) != 0
     for k in range(4):
         mine = s.hand[L][k]
-        others = 0
-        for p in range(g.seats):
-            if p != L:
-                others |= s.hand[p][k]
         q = 0
         while mine:
             j = top_bit(mine)
-            if others and j < top_bit(others):
-                break                        # no longer the master
             q += 1
+            # Round q: a seat still holding the suit (q cards or more) may have kept its
+            # highest card for it; one holding fewer is void by then.  So the leader's
+            # q-th card wins if it is above the highest card of every seat still holding
+            # the suit — once all others are void, whatever its rank (long cards).
+            threat = -1
+            for p in range(g.seats):
+                if p != L and popcount(s.hand[p][k]) >= q and top_bit(s.hand[p][k]) > threat:
+                    threat = top_bit(s.hand[p][k])
+            if j < threat:
+                break                        # not a master in this round
             for p in range(g.seats):         # round q: everyone else follows or cannot trump
                 if p != L and trumps[p] and popcount(s.hand[p][k]) < q:
                     q = -1
@@ -246,7 +250,8 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
                 break
             value[n] = card_worth(g, k, j) + (g.seats - 1) * worth_floor(g)
             n += 1
-            used[k] |= <uint32_t>1 << j
+            if threat >= 0:
+                used[k] |= <uint32_t>1 << j  # its rank mattered (a long card's does not)
             mine &= ~(<uint32_t>1 << j)
     sort_down(value, n)                      # the best rounds first
     for i in range(n if n < cap else cap):
