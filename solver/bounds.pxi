@@ -197,7 +197,7 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
 
 
 cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
-                      int* rounds) noexcept nogil:
+                      int* rounds, uint32_t* cashed) noexcept nogil:
     """At a trick start: what the leader's camp surely takes by cashing the leader's
     masters in the plain suits, as DDS's quick tricks, in at most ``cap`` tricks.
 
@@ -209,12 +209,16 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     wins it and leads again.  A round is worth the leader's card plus the floor for
     every other card.  Past the cap, the best rounds count: a position with more rounds
     then never gets a lower bound (the table relies on it).
-    ``used``: the masters counted in each suit (the pattern keeps the cards above them)."""
+    ``used``: the masters counted in each suit (the pattern keeps the cards above them).
+    ``cashed``: the leader's cards of those rounds, when every round counts (within the
+    cap): they fall in the leader's camp's tricks."""
     cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump, threat
     cdef uint32_t mine, live
     cdef int value[56]
     cdef int trumps[MAXSEATS]
     rounds[0] = 0
+    for k in range(4):
+        cashed[k] = 0
     if cap <= 0 or (g.called_code >= 0 and s.trick_no == 0):
         return 0                             # (fr5: the called suit may not open the deal)
     if g.top_lead and s.hand[L][TAROCK]:
@@ -250,9 +254,13 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
                 break
             value[n] = card_worth(g, k, j) + (g.seats - 1) * worth_floor(g)
             n += 1
+            cashed[k] |= <uint32_t>1 << j
             if threat >= 0:
                 used[k] |= <uint32_t>1 << j  # its rank mattered (a long card's does not)
             mine &= ~(<uint32_t>1 << j)
+    if n > cap:
+        for k in range(4):
+            cashed[k] = 0                    # which rounds are cashed is not known
     sort_down(value, n)                      # the best rounds first
     for i in range(n if n < cap else cap):
         total += value[i]
@@ -270,16 +278,17 @@ cdef inline int forced_only(const Game* g) noexcept nogil:
 cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* tricks,
                         uint32_t* own, uint32_t* used) noexcept nogil:
     """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
-    how many tricks it surely wins (``tricks``); ``own[c]``: the trumps that surely fall in
-    camp c's tricks (its run).  Returns the camp of a sure run that holds the petit (T1),
+    how many tricks it surely wins (``tricks``); ``own[5 * c + suit]``: the cards that surely
+    fall in camp c's tricks (its run; the leader's masters cashed as quick tricks).  Returns the camp of a sure run that holds the petit (T1),
     or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
     cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds
     cdef uint32_t run
+    cdef uint32_t cashed[4]
     sure[0] = sure[1] = bouts[0] = bouts[1] = tricks[0] = tricks[1] = 0
     run = sure_trumps(g, s, &run_camp, &used[TAROCK])
     if run:
-        own[run_camp] |= run
+        own[5 * run_camp + TAROCK] |= run
         sure[run_camp] += sure_run_worth(g, s, run, run_camp, tricks_left, &bouts[run_camp],
                                          &tricks[run_camp])
         if run & 1:
@@ -308,10 +317,12 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         cap = tricks_left - (1 if ex_camp >= 0 else 0) - ((s.hand[s.leader][TAROCK] >> EXBIT) & 1)
     # (no tarock in the quick tricks: they come on top of the trump tricks)
     # (not where only what a camp is forced to take counts: masters it may choose to cash)
-    quick = quick_tricks(g, s, cap, used, &rounds) if not forced_only(g) else 0
+    quick = quick_tricks(g, s, cap, used, &rounds, cashed) if not forced_only(g) else 0
     if quick:
         sure[lead_camp] += quick
         tricks[lead_camp] += rounds
+        for k in range(4):
+            own[5 * lead_camp + k] |= cashed[k]
     return petit_camp
 
 
@@ -417,11 +428,11 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
     cheaper to count.  fr: the camp's own Excuse is counted whole, whether or not it falls
     in one of those tricks; the other camp's only as the low card given for it, a plain
     card (that camp can always play it before the last trick) — but in the last trick it
-    changes camp whole.  The trumps ``own[1 - c]`` (surely in the other camp's tricks:
-    its run, its petit au bout) are none of camp c's."""
+    changes camp whole.  The cards ``own[5 * (1 - c) + suit]`` (surely in the other camp's
+    tricks: its run, its petit au bout, its leader's cashed masters) are none of camp c's."""
     cdef int k, p, i, c, left = g.tricks - s.trick_no, ex_seat = -1, plain, n, whole
-    cdef int most_held = 0, c_plain
-    cdef uint32_t out
+    cdef int most_held = 0, c_plain, out_plain
+    cdef const uint32_t* out
     cdef uint32_t hand[5]
     cdef int count[16]
     cdef int c_count[16]
@@ -450,20 +461,25 @@ cdef void best_cards_worth(const Game* g, const State* s, const int* tricks,
         # the Excuse counted whole (else it is one of the plain cards)
         whole = ex_seat >= 0 and (g.camp[ex_seat] == c or left < 2)
         most[c] = card_worth(g, TAROCK, EXBIT) if whole else 0
-        out = own[1 - c]
+        out = &own[5 * (1 - c)]
         if most_held <= tricks[c]:
-            c_plain = plain - whole - popcount(out & ~g.counted[TAROCK])
+            c_plain = plain - whole
+            for k in range(5):
+                c_plain -= popcount(out[k] & ~g.counted[k])
             for i in range(g.nlevels):
-                c_count[i] = count[i] - popcount(out & g.level_mask[i][TAROCK])
+                c_count[i] = count[i]
+                for k in range(5):
+                    c_count[i] -= popcount(out[k] & g.level_mask[i][k])
             most[c] += best_worth(g, c_count, NULL, tricks[c] * g.seats, c_plain)
             continue
         for p in range(g.seats):
-            for k in range(4):
-                hand[k] = s.hand[p][k]
-            hand[TAROCK] = s.hand[p][TAROCK] & ~out
+            out_plain = 0
+            for k in range(5):
+                hand[k] = s.hand[p][k] & ~out[k]
+                out_plain += popcount(s.hand[p][k] & out[k] & ~g.counted[k])
             most[c] += best_worth(g, NULL, hand, tricks[c],
                                   left - honours_held[p] - (1 if whole and p == ex_seat else 0)
-                                  - popcount(s.hand[p][TAROCK] & out & ~g.counted[TAROCK]))
+                                  - out_plain)
 
 
 cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used,
@@ -479,7 +495,7 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
     cdef int rest_cards = tricks_left * g.seats, k, bouts_left, pab_lo, pab_hi, ch_lo, ch_hi
     cdef int petit_out = 1, p, petit_camp = -1, narr = 0, narr_camp = -1, sure_camps
     cdef int pab_camp = -1
-    cdef uint32_t own[2]
+    cdef uint32_t own[10]
     cdef int rest_worth
     cdef int sure[2]
     cdef int sure_bouts[2]
@@ -489,7 +505,8 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
     for k in range(5):
         used[k] = 0
     sure[0] = sure[1] = sure_bouts[0] = sure_bouts[1] = sure_tricks[0] = sure_tricks[1] = 0
-    own[0] = own[1] = 0
+    for k in range(10):
+        own[k] = 0
     # the games where the sure points apply: the value grows with what camp 0 takes
     # (Trischaken: the analysed seat's points; the tricks it is forced to win add to them,
     # those the others are forced to win do not)
@@ -500,7 +517,7 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
         if g.kind == KIND_FRENCH:
             pab_camp = sure_petit_au_bout(g, s)
             if pab_camp >= 0:
-                own[pab_camp] |= 1           # the petit falls in its camp's last trick,
+                own[5 * pab_camp + TAROCK] |= 1   # the petit falls in its camp's last trick,
                 if petit_camp != pab_camp:   # a bout for it (unless its run has it)
                     sure_bouts[pab_camp] += 1
         # (Trischaken: the winners of tricks 1-6 also take a talon card each, which the
