@@ -212,7 +212,7 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     ``used``: the masters counted in each suit (the pattern keeps the cards above them).
     ``cashed``: the leader's cards of those rounds, when every round counts (within the
     cap): they fall in the leader's camp's tricks."""
-    cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump, threat
+    cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump, threat, excuse_seat = -1
     cdef uint32_t mine, live
     cdef int value[56]
     cdef int trumps[MAXSEATS]
@@ -230,6 +230,8 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     can_trump = g.trumps_win or (g.trull and (live & TRULL) == TRULL)
     for p in range(g.seats):
         trumps[p] = can_trump and (s.hand[p][TAROCK] & trump_mask(g)) != 0
+        if g.excuse == EX_FRENCH and (s.hand[p][TAROCK] >> EXBIT) & 1:
+            excuse_seat = p
     for k in range(4):
         mine = s.hand[L][k]
         q = 0
@@ -242,7 +244,10 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
             # the suit — once all others are void, whatever its rank (long cards).
             threat = -1
             for p in range(g.seats):
-                if p != L and popcount(s.hand[p][k]) >= q and top_bit(s.hand[p][k]) > threat:
+                # (fr: a seat holding the Excuse may play it instead of following once,
+                # and so keep a card of the suit one round longer)
+                if p != L and popcount(s.hand[p][k]) + (p == excuse_seat) >= q and \
+                        top_bit(s.hand[p][k]) > threat:
                     threat = top_bit(s.hand[p][k])
             if j < threat:
                 break                        # not a master in this round
