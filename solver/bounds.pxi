@@ -82,7 +82,9 @@ cdef uint32_t sure_trumps(const Game* g, const State* s, int* camp, uint32_t* us
         run |= <uint32_t>1 << b
         all_trumps &= ~(<uint32_t>1 << b)
     camp[0] = x
-    used[0] = run | ((<uint32_t>1 << top_bit(all_trumps)) if all_trumps else 0)
+    # With no trump left to the other camp the run is every trump, whatever their ranks
+    # and whoever of the camp holds which (how many each seat holds is in the key).
+    used[0] = (run | (<uint32_t>1 << top_bit(all_trumps))) if all_trumps else 0
     if g.trull:
         used[0] |= live & TRULL
     return run
