@@ -203,15 +203,17 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     """At a trick start: what the leader's camp surely takes by cashing the leader's
     masters in the plain suits, as DDS's quick tricks, in at most ``cap`` tricks.
 
-    A round of a suit is sure when the leader's card is above every other card of the
-    suit and every other seat must follow it (holds a card of the suit) or cannot win
-    it with a tarock (holds none; in at4 colour games tarock never wins a suit trick,
-    but for the Pagat of a Trull trick):
-    no tarock enters the trick, so it is none of the sure-trump tricks, and the leader
-    wins it and leads again.  A round is worth the leader's card plus the floor for
-    every other card.  Past the cap, the best rounds count: a position with more rounds
-    then never gets a lower bound (the table relies on it).
-    ``used``: the masters counted in each suit (the pattern keeps the cards above them).
+    Round q of a suit is sure when the leader's q-th card is above every card of the
+    seats still holding the suit then (q cards or more; fr: q - 1 and the Excuse) — once
+    they are all void, whatever its rank (long cards) — and every other seat must follow
+    it or cannot win it with a tarock (holds none; in at4 colour games tarock never wins
+    a suit trick, but for the Pagat of a Trull trick): no tarock enters the trick, so it
+    is none of the sure-trump tricks, and the leader wins it and leads again.  A round
+    is worth the leader's card plus the floor for every other card.  Past the cap, the
+    best rounds count: a position with more rounds then never gets a lower bound (the
+    table relies on it).
+    ``used``: the masters counted in each suit whose rank mattered (the pattern keeps
+    the cards above them); a long card's did not (the coarse key's counts decide it).
     ``cashed``: the leader's cards of those rounds, when every round counts (within the
     cap): they fall in the leader's camp's tricks."""
     cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump, threat, excuse_seat = -1
@@ -285,9 +287,9 @@ cdef inline int forced_only(const Game* g) noexcept nogil:
 cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* tricks,
                         uint32_t* own, uint32_t* used) noexcept nogil:
     """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
-    how many tricks it surely wins (``tricks``); ``own[5 * c + suit]``: the cards that surely
-    fall in camp c's tricks (its run; the leader's masters cashed as quick tricks).  Returns the camp of a sure run that holds the petit (T1),
-    or -1."""
+    how many tricks it surely wins (``tricks``); ``own[5 * c + suit]``: the cards that
+    surely fall in camp c's tricks (its run; the leader's masters cashed as quick tricks).
+    Returns the camp of a sure run that holds the petit (T1), or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
     cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds
     cdef uint32_t run
