@@ -220,6 +220,9 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     cdef uint32_t mine, live
     cdef int value[56]
     cdef int trumps[MAXSEATS]
+    cdef int held[MAXSEATS]              # of the suit: cards each other seat can still follow with
+    cdef int top[MAXSEATS]               # and its highest
+    cdef int ruff_round
     rounds[0] = 0
     for k in range(4):
         cashed[k] = 0
@@ -238,29 +241,33 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
             excuse_seat = p
     for k in range(4):
         mine = s.hand[L][k]
+        if not mine:
+            continue
+        # Round q: a seat still holding the suit (q cards or more) may have kept its
+        # highest card for it; one holding fewer is void by then (fr: a seat holding the
+        # Excuse may play it instead of following once, and keep a card one round
+        # longer).  So the leader's q-th card wins if it is above the highest card of
+        # every seat still holding the suit — once all others are void, whatever its
+        # rank (long cards) — and no round comes after the first a seat can ruff.
+        ruff_round = 32
+        for p in range(g.seats):
+            held[p] = popcount(s.hand[p][k]) if p != L else 0
+            top[p] = top_bit(s.hand[p][k]) if held[p] else -1
+            if p != L and trumps[p] and held[p] < ruff_round:
+                ruff_round = held[p] + 1
+            held[p] += p == excuse_seat
         q = 0
         while mine:
             j = top_bit(mine)
             q += 1
-            # Round q: a seat still holding the suit (q cards or more) may have kept its
-            # highest card for it; one holding fewer is void by then.  So the leader's
-            # q-th card wins if it is above the highest card of every seat still holding
-            # the suit — once all others are void, whatever its rank (long cards).
+            if q >= ruff_round:
+                break
             threat = -1
             for p in range(g.seats):
-                # (fr: a seat holding the Excuse may play it instead of following once,
-                # and so keep a card of the suit one round longer)
-                if p != L and popcount(s.hand[p][k]) + (p == excuse_seat) >= q and \
-                        top_bit(s.hand[p][k]) > threat:
-                    threat = top_bit(s.hand[p][k])
+                if held[p] >= q and top[p] > threat:
+                    threat = top[p]
             if j < threat:
                 break                        # not a master in this round
-            for p in range(g.seats):         # round q: everyone else follows or cannot trump
-                if p != L and trumps[p] and popcount(s.hand[p][k]) < q:
-                    q = -1
-                    break
-            if q < 0:
-                break
             value[n] = card_worth(g, k, j) + (g.seats - 1) * worth_floor(g)
             n += 1
             cashed[k] |= <uint32_t>1 << j

@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from atout.cards import card, token
+from atout.cards import card, is_trump, suit, token
 from atout.games import AT4_BIDS
 from atout.position import Position, parse_position
 from atout.solver import Engine, make_engine, solve
@@ -31,11 +31,16 @@ SCALE = int(os.environ.get("ATOUT_XCHECK", "1"))
 TT_MB = 8
 
 
+def value_of(pos: Position, ref: dict) -> int:
+    """The position's value from the reference's value of each card to play."""
+    return max(ref.values()) if maximizing(pos) else min(ref.values())
+
+
 def check(obj: dict) -> None:
     """Solver == reference on one position, with and without per-card values."""
     pos = parse_position(obj)
     ref = reference_values(pos)
-    value = max(ref.values()) if maximizing(pos) else min(ref.values())
+    value = value_of(pos, ref)
     best = sorted(c for c, v in ref.items() if v == value)
 
     full = solve(pos, all_cards=True, tt_mb=TT_MB)
@@ -137,7 +142,7 @@ def test_cheap_bounds_hold(game, options):
                              policy=policies[i % len(policies)], **options)
         pos = parse_position(obj)
         ref = reference_values(pos)
-        value = max(ref.values()) if maximizing(pos) else min(ref.values())
+        value = value_of(pos, ref)
         engine = make_engine(pos, 1)
         lo, hi = engine.bounds()
         assert lo <= value <= hi, (obj, lo, value, hi)
@@ -165,8 +170,7 @@ def test_sure_petit_au_bout(game):
     for i in range(60 * SCALE):
         obj = random_endgame(rng, game, 1 + i % 3, policy=policies[i // 3 % 3], accept=_petit_in_hand)
         pos = parse_position(obj)
-        ref = reference_values(pos)
-        value = max(ref.values()) if maximizing(pos) else min(ref.values())
+        value = value_of(pos, reference_values(pos))
         lo, hi = make_engine(pos, 1).bounds()
         assert lo <= value <= hi, (obj, lo, value, hi)
 
@@ -178,14 +182,13 @@ def _long_suit_to_cash(pos: Position) -> bool:
     if pos.trick:
         return False
     lead = pos.leader
-    if any(pos.rules.is_tarock(c) and token(c) != "EX" for s, h in enumerate(pos.held)
-           if s != lead for c in h):
+    others = [h for seat, h in enumerate(pos.held) if seat != lead]
+    if any(is_trump(c) for h in others for c in h):
         return False
 
-    def length(hand, suit):
-        return sum(1 for c in hand if not pos.rules.is_tarock(c) and token(c)[-1] == suit)
-    return any(length(pos.held[lead], x) > max(length(h, x) for s, h in enumerate(pos.held)
-                                              if s != lead) for x in "SHDC")
+    def length(hand, x):
+        return sum(1 for c in hand if suit(c) == x)
+    return any(length(pos.held[lead], x) > max(length(h, x) for h in others) for x in range(4))
 
 
 def _long_suit_against_the_excuse(pos: Position) -> bool:
@@ -202,21 +205,17 @@ def test_quick_tricks_with_long_cards(game):
     fails here, the Excuse in the positions the bounds' pattern covers).  Endgames of 2-3
     tricks, trumps played first, where a long suit is there to cash."""
     rng = random.Random(zlib.crc32(f"long-{game}".encode()))
-    side_last = keep_policy([f"{r}{x}" for x in "SHDC"
-                             for r in ("K", "Q", "N", "J", "10", *map(str, range(1, 10)))] + ["EX"])
+    side_last = keep_policy([token(c) for c in range(card("T1"))] + ["EX"])   # trumps first
     for i in range(60 * SCALE):
         # half of them with the Excuse in another hand: it can hold a card back one round
         accept = _long_suit_to_cash if i % 4 < 2 else _long_suit_against_the_excuse
         obj = random_endgame(rng, game, 2 + i % 2, accept=accept,
                              policy=mixed_policy(side_last, side_last, side_last, uniform_policy))
         pos = parse_position(obj)
-        ref = reference_values(pos)
-        value = max(ref.values()) if maximizing(pos) else min(ref.values())
+        value = value_of(pos, reference_values(pos))
         lo, hi, fixed = make_engine(pos, 1).bound_pattern()
         assert lo <= value <= hi, (obj, lo, value, hi)
-        for _ in range(3):
-            covered = _covered(pos, fixed, rng).value()
-            assert covered[0] and lo <= covered[1] <= hi, (obj, fixed, lo, covered, hi)
+        _check_covered(obj, pos, lo, hi, fixed, rng)
 
 
 def _covered(pos: Position, fixed: list[int], rng: random.Random) -> Engine:
@@ -241,6 +240,14 @@ def _covered(pos: Position, fixed: list[int], rng: random.Random) -> Engine:
     return engine
 
 
+def _check_covered(obj: dict, pos: Position, lo: int, hi: int, fixed: list[int],
+                   rng: random.Random) -> None:
+    """The bounds [lo, hi] of ``pos`` hold in three positions their pattern ``fixed`` covers."""
+    for _ in range(3):
+        value = _covered(pos, fixed, rng).value()
+        assert value[0] and lo <= value[1] <= hi, (obj, fixed, lo, value, hi)
+
+
 @pytest.mark.parametrize("game,options", BOUND_CASES, ids=[f"{g}-{o.get('bid', '')}" for g, o in BOUND_CASES])
 def test_bounds_hold_wherever_their_pattern_does(game, options):
     """A table entry proven by the cheap bounds serves every position its pattern covers:
@@ -253,9 +260,7 @@ def test_bounds_hold_wherever_their_pattern_does(game, options):
         obj = random_endgame(rng, game, 4 + i % 3, **options)
         pos = parse_position(obj)
         lo, hi, fixed = make_engine(pos, 1).bound_pattern()
-        for _ in range(3):
-            value = _covered(pos, fixed, rng).value()
-            assert value[0] and lo <= value[1] <= hi, (obj, fixed, lo, value, hi)
+        _check_covered(obj, pos, lo, hi, fixed, rng)
 
 
 def test_finished_deal_returns_its_outcome():
