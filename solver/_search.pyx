@@ -135,10 +135,15 @@ cdef class Engine:
         if self.ctx.table == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         self.ctx.mask = buckets - 1
-        self.plays = <uint32_t*>calloc(PLAY_SLOTS, sizeof(uint32_t))
+        # The play memory grows with the table (16 slots a bucket, 1/37 of its bytes):
+        # a whole deal's search overwrites a small one before its guesses are used again.
+        cdef uint64_t slots = PLAY_SLOTS
+        while slots < 16 * buckets:
+            slots *= 2
+        self.plays = <uint32_t*>calloc(slots, sizeof(uint32_t))
         if self.plays == NULL:
             raise MemoryError("cannot allocate the play memory")
-        self.ctx.plays, self.ctx.plays_mask = self.plays, PLAY_SLOTS - 1
+        self.ctx.plays, self.ctx.plays_mask = self.plays, slots - 1
 
     cdef int exact(self, const State* s, int guess, int has_guess, int known_lo, int known_hi,
                    int* lo, int* hi) noexcept nogil:

@@ -14,7 +14,7 @@ DEF KILLER_BONUS = 150            # a tie-break among guesses, not above them: m
 # table.  A slot holds 24 bits of the key and the card; a wrong or stale guess costs only
 # an ordering.  (Keys that also held which seats still hold each suit, or every card of
 # the trick, found fewer answers: docs/search.md.)
-DEF PLAY_SLOTS = 1 << 20          # 4 MB per engine
+DEF PLAY_SLOTS = 1 << 20          # 4 MB per engine at least (more with a big table: _search.pyx)
 
 
 cdef inline uint64_t play_key(const Game* g, const State* s) noexcept nogil:
