@@ -16,8 +16,9 @@ One job per file, as in DDS (``docs/search.md`` tells the whole story):
     bounds.pxi   cheap bounds: the points still in play, sure runs of top trumps
     table.pxi    the partition-search transposition table
     moves.pxi    move generation: equivalent cards once, best guesses first
-    probe.pxi    the fail-soft null-window search and the cards that mattered
-    driver.pxi   from probes to the exact value
+    probe.pxi    the fail-soft search in a window (null-window probes and wider) and the
+                 cards that mattered
+    driver.pxi   from probes (and windows) to the exact value
 """
 
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, int16_t, uint8_t, int8_t
@@ -100,6 +101,7 @@ cdef class Engine:
                     g.classed[k] |= <uint32_t>1 << b
         worth_levels(g)
         self.ctx.features = features
+        self.ctx.window, self.ctx.window_nodes = WINDOW_WIDTH, WINDOW_NODES
         self.ctx.root_best = -1
         self.ctx.root = &self.root
         self.ctx.card_lo, self.ctx.card_hi = self.card_lo, self.card_hi
@@ -168,6 +170,24 @@ cdef class Engine:
         self.ctx.deadline = now() + seconds if seconds > 0 else 0.0
         self.ctx.abort = 0
         self.stop_flag = 0
+
+    def set_window(self, int width, uint64_t after_nodes=WINDOW_NODES):
+        """The driver's window on a dear walk (for measuring and testing it): one search
+        settles ``width`` values (1: null-window probes only) once a probe of the walk has
+        cost ``after_nodes`` nodes.  Default: 4 values after 2^24 nodes."""
+        self.ctx.window = width if width > 1 else 1
+        self.ctx.window_nodes = after_nodes
+
+    def search_window(self, int alpha, int beta):
+        """(complete, v): the fail-soft search of the root in the window (alpha, beta):
+        v >= beta means the value is at least v, v <= alpha at most v, else exactly v."""
+        cdef int v
+        if not alpha < beta:
+            raise ValueError("the window needs alpha < beta")
+        self.ctx.root = &self.root
+        with nogil:
+            v = root_probe(&self.g, &self.root, alpha, beta, &self.ctx, self.helpers, self.threads)
+        return not self.ctx.abort, v
 
     def set_threads(self, int threads):
         """Search with this many threads (1 to 8), all on the one table."""
@@ -297,7 +317,7 @@ cdef class Engine:
             v = probe(&self.g, &child, target, &self.ctx, rel)
         if self.ctx.abort:
             return False, False
-        note_root_card(&self.ctx, code, v, target)
+        note_root_card(&self.ctx, code, v, target - 1, target)
         return True, v >= target
 
     def card_bounds(self, int code):

@@ -1,4 +1,4 @@
-# The driver: from null-window probes to the exact value.
+# The driver: from null-window probes (and, on a dear walk, wider windows) to the exact value.
 
 
 cdef void value_range(const Game* g, const State* s, int features, int known_lo, int known_hi,
@@ -43,6 +43,12 @@ cdef int cheap_answer(const Game* g) noexcept nogil:
     return 1 if 2 * nmax < g.seats else (-1 if 2 * nmax > g.seats else 0)
 
 
+# A walk from the cheap side whose probe has cost WINDOW_NODES nodes asks WINDOW_WIDTH
+# values at once from then on (measured: docs/search.md, "The driver").
+DEF WINDOW_WIDTH = 4
+DEF WINDOW_NODES = 1 << 24
+
+
 cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int threads, int guess,
                int has_guess, int known_lo, int known_hi, int* lo_out, int* hi_out) noexcept nogil:
     """The exact value from fail-soft null-window probes; 0 if a limit stopped it (then
@@ -84,26 +90,48 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
             target = hi
         elif cheap == -1:
             target = lo + 1
-    cdef uint64_t before
+    cdef uint64_t before, cost = 0
+    cdef int a, b, windows = 0
     ctx.ntrace = 0
     while lo < hi:
         if target <= lo:
             target = lo + 1
         if target > hi:
             target = hi
+        a, b = target - 1, target
+        # A walk from the cheap side whose steps have grown dear (a whole deal: each probe
+        # near the value tens of millions of nodes, each moving the bound by one score
+        # unit) asks for ``window`` values at once: a search in that window costs about
+        # one probe while the value lies below it, and gives the value itself when it lies
+        # inside (docs/search.md, "The driver").
+        if cost >= ctx.window_nodes and ctx.window > 1 and direction == 2 and cheap != 0:
+            windows = 1
+        if windows and cheap == 1:
+            a, b = hi - ctx.window, hi + 1        # the values hi - window + 1 .. hi at once
+            if a < lo - 1:
+                a = lo - 1
+        elif windows and cheap == -1:
+            a, b = lo - 1, lo + ctx.window
+            if b > hi + 1:
+                b = hi + 1
         before = ctx.nodes
-        v = root_probe(g, s, target, ctx, helpers, threads)
+        v = root_probe(g, s, a, b, ctx, helpers, threads)
         if ctx.abort:
             break
+        cost = ctx.nodes - before
         if ctx.ntrace < 64:
             ctx.trace_target[ctx.ntrace] = target
             ctx.trace_value[ctx.ntrace] = v
-            ctx.trace_nodes[ctx.ntrace] = ctx.nodes - before
+            ctx.trace_nodes[ctx.ntrace] = cost
             ctx.ntrace += 1
-        if v >= target:
+        if a < v < b:
+            lo = hi = v                                # inside the window: the value itself
+            break
+        if v >= b:
             lo = v if v < hi else hi
         else:
             hi = v if v > lo else lo
+        target = b if v >= b else a + 1          # the question a window answered
         if direction != 2:
             if (v >= target and direction == -1) or (v < target and direction == 1):
                 direction = 2                              # bracketed: bisect from now on
@@ -150,7 +178,7 @@ cdef struct Share:
     const Game* g
     const State* s
     Ctx* ctx
-    int target
+    int alpha, beta              # the window
     const int* mv                # the root's cards (one per group) and which are this thread's:
     int n, first, stride         # mv[first], mv[first + stride], …
     int maximizing
@@ -173,15 +201,15 @@ cdef void share_probe(Share* sh) noexcept nogil:
     while i < sh.n:
         child = sh.s[0]
         play(sh.g, &child, sh.mv[i])
-        v = probe(sh.g, &child, sh.target, sh.ctx, crel)
+        v = search(sh.g, &child, sh.alpha, sh.beta, sh.ctx, crel)
         if sh.ctx.abort or sh.ctx.implied:
             return
         if sh.s == sh.ctx.root:
-            note_root_card(sh.ctx, sh.mv[i], v, sh.target)
+            note_root_card(sh.ctx, sh.mv[i], v, sh.alpha, sh.beta)
         if (sh.maximizing and v > sh.value) or (not sh.maximizing and v < sh.value):
             sh.value = v
             sh.best = sh.mv[i]
-        if (sh.maximizing and v >= sh.target) or (not sh.maximizing and v < sh.target):
+        if (sh.maximizing and v >= sh.beta) or (not sh.maximizing and v <= sh.alpha):
             sh.cut = 1
             sh.done = 1
             for j in range(sh.count):            # the question is answered: stop the others
@@ -197,9 +225,10 @@ cdef void* share_thread(void* arg) noexcept nogil:
     return NULL
 
 
-cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* helpers,
+cdef int root_probe(const Game* g, const State* s, int alpha, int beta, Ctx* ctx, Ctx* helpers,
                     int threads) noexcept nogil:
-    """:func:`probe` at the root, its cards shared among ``threads`` threads (``helpers``:
+    """:func:`search` at the root in the window (alpha, beta), its cards shared among
+    ``threads`` threads, each searching its cards in the whole window (``helpers``:
     the contexts of threads 1..).  The root's own table entry, cheap bounds and relevant
     cards are left out: the driver keeps the range the bounds would give, and nothing
     above the root needs the rest."""
@@ -212,11 +241,11 @@ cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* he
     cdef int n, m, i, v, maximizing, all_done = 1, any_cut = 0
     cdef Ctx* c
     if threads <= 1 or s.trick_no >= g.tricks - 1:
-        return probe(g, s, target, ctx, rel)
+        return search(g, s, alpha, beta, ctx, rel)
     n = moves(g, s, mv, ctx.root_best if s == ctx.root else -1, -1, ctx.features & FEAT_POINTS,
               rel, NULL)
     if n < 2:
-        return probe(g, s, target, ctx, rel)
+        return search(g, s, alpha, beta, ctx, rel)
     m = threads if threads < n else n
     maximizing = g.camp[to_play(g, s)] == g.maxcamp
     for i in range(m):
@@ -230,7 +259,7 @@ cdef int root_probe(const Game* g, const State* s, int target, Ctx* ctx, Ctx* he
             c.abort = 0
         c.implied = 0
         start[i] = c.nodes
-        sh[i].g, sh[i].s, sh[i].ctx, sh[i].target = g, s, c, target
+        sh[i].g, sh[i].s, sh[i].ctx, sh[i].alpha, sh[i].beta = g, s, c, alpha, beta
         sh[i].mv, sh[i].n, sh[i].first, sh[i].stride = mv, n, i, m
         sh[i].maximizing = maximizing
         sh[i].all, sh[i].count = sh, m

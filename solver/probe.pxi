@@ -1,5 +1,6 @@
-# The search proper: a fail-soft null-window alpha-beta probe "is the value >= target?",
-# which also reports the cards whose rank decided its answer (partition search).
+# The search proper: a fail-soft alpha-beta search in a window — mostly the null-window
+# probe "is the value >= target?" — which also reports the cards whose rank decided its
+# answer (partition search).
 #
 # ``rel`` (five suit masks) is what a probe hands back to its parent: the cards that
 # mattered by their rank in the subtree it searched.  A node that cut off needs only the
@@ -18,12 +19,13 @@ cdef inline void narrow_card(Ctx* ctx, int code, int lo, int hi) noexcept nogil:
         ctx.card_hi[code] = hi
 
 
-cdef inline void note_root_card(Ctx* ctx, int code, int v, int target) noexcept nogil:
-    """Keep what a probe of one of the root's cards proved (fail-soft: ``v`` >= target
-    means at least v, else at most v): `solve` then asks only what is still open."""
-    if v >= target:
+cdef inline void note_root_card(Ctx* ctx, int code, int v, int alpha, int beta) noexcept nogil:
+    """Keep what a search of one of the root's cards in the window (alpha, beta) proved
+    (fail-soft: ``v`` >= beta means at least v, ``v`` <= alpha at most v, in between
+    exactly v): `solve` then asks only what is still open."""
+    if v > alpha:
         narrow_card(ctx, code, v, VALUE_MAX)
-    else:
+    if v < beta:
         narrow_card(ctx, code, VALUE_MIN, v)
 
 
@@ -87,14 +89,22 @@ cdef int last_trick(const Game* g, const State* s, uint32_t* rel) noexcept nogil
     return final_value(g, &end.acc)
 
 
-cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* rel) noexcept nogil:
-    """A fail-soft null-window search around ``target``.
+cdef inline int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* rel) noexcept nogil:
+    """A fail-soft null-window search around ``target``: returns v >= target when the
+    value is at least v, and v < target when the value is at most v — the bound is often
+    far beyond the target, which saves whole tests.  ``rel`` receives the cards whose
+    rank the answer depends on (see above)."""
+    return search(g, s, target - 1, target, ctx, rel)
 
-    Returns v >= target when the value is at least v, and v < target when the value is
-    at most v: the bound is often far beyond the target, which saves whole tests.
-    ``rel`` receives the cards whose rank the answer depends on (see above).
-    """
+
+cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
+                uint32_t* rel) noexcept nogil:
+    """A fail-soft alpha-beta search in the window (alpha, beta): returns v >= beta when
+    the value is at least v, v <= alpha when it is at most v, and the value itself when
+    it lies in between.  :func:`probe` is the window (target - 1, target); the driver
+    opens it wider where one search can then replace several probes."""
     cdef int lo, hi, n, i, k, v = 0, bound, best = 255, maximizing, base = 0, use_table, won = 0
+    cdef int a, b                    # the window of the child being searched
     cdef int cut = 0, depth, killer = -1, last_card, low, suit
     cdef uint32_t skip[5]            # plain cards below these bits are known (see below)
     cdef int mv[MAXMOVES]
@@ -128,18 +138,18 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
         # points, which cost more than a table lookup: a trick start the table answers
         # never counts them (docs/search.md, "The probe").
         bounds(g, s, &lo, &hi, rel, ctx.features & ~FEAT_SURE)
-        if lo >= target or hi < target:
-            return lo if lo >= target else hi
+        if lo >= beta or hi <= alpha or lo == hi:
+            return lo if lo >= beta or lo == hi else hi
         if use_table:
             make_key(g, s, &key)
             base = tt_base(g, s)
             won = tt_points(g, s)
-            if tt_lookup(ctx, &key, target, base, won, &best, &v, rel):
+            if tt_lookup(ctx, &key, alpha, beta, base, won, &best, &v, rel):
                 return v
         if ctx.features & FEAT_SURE:
             bounds(g, s, &lo, &hi, rel, ctx.features)
-            if lo >= target or hi < target:
-                return lo if lo >= target else hi
+            if lo >= beta or hi <= alpha or lo == hi:
+                return lo if lo >= beta or lo == hi else hi
     cdef uint32_t* slot = NULL
     cdef uint32_t check = 0
     if ctx.features & FEAT_MEMORY:
@@ -182,7 +192,13 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
             if not (ctx.features & FEAT_LOOSE):
                 trick_relevance(g, cards, g.seats, trel)
         play(g, &child, mv[i])
-        v = probe(g, &child, target, ctx, crel)
+        # fail-soft alpha-beta: the best bound so far narrows the child's window
+        a, b = alpha, beta
+        if maximizing and bound > a:
+            a = bound
+        elif not maximizing and bound < b:
+            b = bound
+        v = search(g, &child, a, b, ctx, crel)
         if ctx.abort or ctx.implied:
             return 0
         # The card stood for its whole group.  If its rank mattered, so do the others':
@@ -193,14 +209,14 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
             if v > bound:
                 bound = v
                 best = mv[i]
-            cut = v >= target
+            cut = v >= beta
         else:
             if v < bound:
                 bound = v
                 best = mv[i]
-            cut = v < target
+            cut = v <= alpha
         if s == ctx.root:
-            note_root_card(ctx, mv[i], v, target)
+            note_root_card(ctx, mv[i], v, a, b)
             ctx.root_best = best                 # what a search stopped now can offer
         if cut:
             for k in range(5):           # only this child's answer counts
@@ -219,10 +235,9 @@ cdef int probe(const Game* g, const State* s, int target, Ctx* ctx, uint32_t* re
                 skip[suit] = low
     if use_table:
         kvec = kvec_of(ctx, &key, rel)
-        if bound >= target:
-            tt_store(ctx, &key, kvec, bound - base, VALUE_MAX, won, best, g.tricks - s.trick_no)
-        else:
-            tt_store(ctx, &key, kvec, VALUE_MIN, bound - base, won, best, g.tricks - s.trick_no)
+        # at least ``bound`` (it is >= beta), at most (<= alpha), or exactly (in between)
+        tt_store(ctx, &key, kvec, bound - base if bound > alpha else VALUE_MIN,
+                 bound - base if bound < beta else VALUE_MAX, won, best, g.tricks - s.trick_no)
     return bound
 
 

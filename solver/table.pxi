@@ -96,6 +96,8 @@ cdef struct Ctx:
     int implied                  # another thread's probe answered this one's question
     const int* stop              # the engine's stop switch (shared by its threads)
     int features
+    int window                   # the driver's window on a dear walk (values; 1: probes only)
+    uint64_t window_nodes        # a walk's probe that cost this many nodes makes it dear
     int killer[128]              # the last card that cut at each (trick, seat)
     uint32_t* plays              # the play memory (see play_key), shared by the threads
     uint64_t plays_mask
@@ -248,11 +250,12 @@ cdef inline int entry_hi(const Entry* e) noexcept nogil:
     return <int16_t>((e.data >> 48) & 0xffff)
 
 
-cdef int tt_lookup(Ctx* ctx, Key* key, int target, int base, int won, int* best,
+cdef int tt_lookup(Ctx* ctx, Key* key, int alpha, int beta, int base, int won, int* best,
                    int* value, uint32_t* rel) noexcept nogil:
-    """1 and the ``value`` bound when an entry covering this position decides the probe
-    (``rel`` then holds the cards its pattern fixed); else 0, with the best card of a
-    covering entry in ``best`` when there is one."""
+    """1 and the ``value`` bound when an entry covering this position decides the search
+    in the window (alpha, beta) — a bound past it, or the exact value — (``rel`` then
+    holds the cards its pattern fixed); else 0, with the best card of a covering entry in
+    ``best`` when there is one."""
     cdef Bucket* bucket = ctx.table + (key.coarse & ctx.mask)
     cdef Entry e
     cdef int i, lo, hi
@@ -269,12 +272,16 @@ cdef int tt_lookup(Ctx* ctx, Key* key, int target, int base, int won, int* best,
             continue
         lo = entry_lo(&e)
         hi = entry_hi(&e)
-        if lo != VALUE_MIN and won >= <int>(e.more & 0xff) and lo + base >= target:
-            value[0] = lo + base
-            top_cards(key, kvec, rel)
-            return 1
-        if hi != VALUE_MAX and won <= <int>((e.more >> 8) & 0xff) and hi + base < target:
-            value[0] = hi + base
+        if lo != VALUE_MIN and won >= <int>(e.more & 0xff):
+            lo += base
+        else:
+            lo = VALUE_MIN
+        if hi != VALUE_MAX and won <= <int>((e.more >> 8) & 0xff):
+            hi += base
+        else:
+            hi = VALUE_MAX
+        if lo >= beta or hi <= alpha or lo == hi:
+            value[0] = lo if lo >= beta or lo == hi else hi
             top_cards(key, kvec, rel)
             return 1
         best[0] = <int>((e.more >> 16) & 0xff)

@@ -113,3 +113,54 @@ def test_two_threads_give_the_same_answers(game):
         assert two.status == "ok"
         assert (one.value, one.best, one.cards) == (two.value, two.best, two.cards), obj
         assert two.outcome["value"] == two.value
+
+
+@pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
+def test_a_window_search_keeps_its_promise(game):
+    """The search in a window (alpha, beta), which the driver opens on a dear walk: v >= beta
+    proves the value at least v, v <= alpha at most v, and in between v is the value.
+    Windows of every width below, around and above the value, one after another on one
+    table (so that entries holding exact values and both bounds are used again), on one
+    thread and on two."""
+    from atout.solver import make_engine
+
+    rng = random.Random(zlib.crc32(f"window-{game}".encode()))
+    for i, obj in enumerate(_positions(game, max(4, PER_GAME // 2))):
+        pos = parse_position(obj)
+        exact = solve(pos, tt_mb=TT_MB, features=0).value
+        engine = make_engine(pos, TT_MB)
+        engine.set_threads(1 + i % 2)
+        for _ in range(8):
+            width = rng.choice((1, 2, 3, 4, 8, 20))
+            alpha = exact - rng.randint(-8, width + 8)
+            beta = alpha + width
+            done, v = engine.search_window(alpha, beta)
+            assert done
+            if v >= beta:
+                assert exact >= v, (obj, alpha, beta, v, exact)
+            elif v <= alpha:
+                assert exact <= v, (obj, alpha, beta, v, exact)
+            else:
+                assert v == exact, (obj, alpha, beta, v, exact)
+
+
+@pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
+def test_windows_in_the_walk_give_the_same_answers(game):
+    """The driver with its window open from the first probe of every walk (in play only
+    after a probe of 2^24 nodes otherwise): the value and every card's value as the plain
+    search finds them."""
+    from atout.solver import make_engine
+    from atout.solver.params import card_of_code
+    from atout.cards import token
+
+    for obj in _positions(game, max(4, PER_GAME // 2)):
+        pos = parse_position(obj)
+        plain = solve(pos, all_cards=True, tt_mb=TT_MB, features=0)
+        engine = make_engine(pos, TT_MB)
+        engine.set_window(4, 0)
+        done, value, _ = engine.value()
+        assert done and value == plain.value, obj
+        names = card_of_code(pos.rules)
+        for code in engine.legal_codes():
+            done, lo, hi = engine.child_value(code, guess=value)
+            assert done and lo == hi == plain.cards[token(names[code])], (obj, token(names[code]))
