@@ -88,7 +88,8 @@ def default_threads() -> int:
 
 # what every --tt-mb says of its default (atout.solver.TT_MB_BY_CARDS; written out here so
 # that building the parser does not load the search)
-TT_MB_DEFAULT = "(default by the cards left to play: 16, 64 from 44, 256 from 48, 4096 from 56)"
+TT_MB_DEFAULT = ("(default by the cards left to play: 16, 64 from 44, 256 from 48, 4096 from 56, "
+                 "growing up to 4096 while a search needs room; a given size stays fixed)")
 
 
 def add_threads_option(p: argparse.ArgumentParser) -> None:

@@ -86,14 +86,20 @@ def default_tt_mb(tricks_left: int, seats: int = 4) -> int:
 
 
 def make_engine(position: Position, tt_mb: int | None = None, features: int = DEFAULT_FEATURES) -> Engine:
-    """An engine at ``position`` (its played cards replayed), with a fresh table.
+    """An engine at ``position`` (its played cards replayed), with a fresh table: of
+    ``tt_mb`` MB, or by default sized by the cards left to play (``default_tt_mb``) and
+    growing up to ``BIG_TT_MB`` while a long search needs room.
 
     ``features``: the search techniques switched on (``FEATURES``; DEFAULT_FEATURES) —
     fewer only to measure them or to check the search against its plain self."""
     params = engine_params(position)
+    grow_to = 0
     if not tt_mb:
+        # by the cards left to play, and room to grow up to BIG_TT_MB for a search that
+        # runs long (a 12-trick position can outgrow 256 MB: docs/search.md, "Memory")
         tt_mb = default_tt_mb(params["tricks"] - len(position.played) // params["seats"], params["seats"])
-    engine = Engine(params, int(tt_mb), features)
+        grow_to = BIG_TT_MB
+    engine = Engine(params, int(tt_mb), features, grow_to)
     for c in position.played:
         engine.play(code_of(position.rules, c))
     return engine

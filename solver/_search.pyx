@@ -16,13 +16,14 @@ One job per file, as in DDS (``docs/search.md`` tells the whole story):
     bounds.pxi   cheap bounds: the points still in play, sure runs of top trumps
     table.pxi    the partition-search transposition table
     moves.pxi    move generation: equivalent cards once, best guesses first
+    grow.pxi     the table (and the play memory) growing while a search needs room
     probe.pxi    the fail-soft search in a window (null-window probes and wider) and the
                  cards that mattered
     driver.pxi   from probes (and windows) to the exact value
 """
 
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, int16_t, uint8_t, int8_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -31,6 +32,7 @@ include "tricks.pxi"
 include "bounds.pxi"
 include "table.pxi"
 include "moves.pxi"
+include "grow.pxi"
 include "probe.pxi"
 include "driver.pxi"
 
@@ -58,13 +60,11 @@ cdef class Engine:
     cdef Ctx helpers[MAXTHREADS - 1]     # the contexts of threads 1.. (they share the table)
     cdef int threads
     cdef int stop_flag
-    cdef void* raw_table
-    cdef uint32_t* plays
     cdef int card_lo[5 * 32]            # what is proven of each card of the root (Ctx.card_lo)
     cdef int card_hi[5 * 32]
 
-    def __cinit__(self, dict params, int tt_mb, int features=FEAT_DEFAULT):
-        cdef uint64_t buckets = 1
+    def __cinit__(self, dict params, int tt_mb, int features=FEAT_DEFAULT, int grow_to_mb=0):
+        cdef uint64_t buckets = 1, cap = 1
         cdef int k, b, seat
         cdef Game* g = &self.g
         cdef State* r = &self.root
@@ -129,23 +129,25 @@ cdef class Engine:
             tt_mb = 1
         while buckets * 2 * sizeof(Bucket) <= (<uint64_t>tt_mb) << 20:
             buckets *= 2
+        # The table may grow up to grow_to_mb while a search needs room (grow.pxi).
+        while cap * 2 * sizeof(Bucket) <= (<uint64_t>(grow_to_mb if grow_to_mb > tt_mb else tt_mb)) << 20:
+            cap *= 2
+        self.ctx.cap_buckets = cap
+        self.ctx.grow_at = buckets * GROW_EVICTIONS if cap > buckets else 0
         # Buckets (a line of tags, then the entries) aligned on a cache line.
         # calloc maps fresh zero pages for a large table: no time spent clearing it.
-        self.raw_table = calloc(buckets * sizeof(Bucket) + 64, 1)
-        self.ctx.table = <Bucket*>((<size_t>self.raw_table + 63) & ~(<size_t>63)) \
-            if self.raw_table != NULL else NULL
-        if self.ctx.table == NULL:
+        self.ctx.raw_table = calloc(buckets * sizeof(Bucket) + 64, 1)
+        if self.ctx.raw_table == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
+        self.ctx.table = aligned_buckets(self.ctx.raw_table)
         self.ctx.mask = buckets - 1
         # The play memory grows with the table (16 slots a bucket, 1/37 of its bytes):
         # a whole deal's search overwrites a small one before its guesses are used again.
-        cdef uint64_t slots = PLAY_SLOTS
-        while slots < 16 * buckets:
-            slots *= 2
-        self.plays = <uint32_t*>calloc(slots, sizeof(uint32_t))
-        if self.plays == NULL:
+        cdef uint64_t slots = play_slots(buckets)
+        self.ctx.raw_plays = calloc(slots, sizeof(uint32_t))
+        if self.ctx.raw_plays == NULL:
             raise MemoryError("cannot allocate the play memory")
-        self.ctx.plays, self.ctx.plays_mask = self.plays, slots - 1
+        self.ctx.plays, self.ctx.plays_mask = <uint32_t*>self.ctx.raw_plays, slots - 1
 
     cdef int exact(self, const State* s, int guess, int has_guess, int known_lo, int known_hi,
                    int* lo, int* hi) noexcept nogil:
@@ -161,8 +163,8 @@ cdef class Engine:
             self.card_hi[k] = VALUE_MAX
 
     def __dealloc__(self):
-        free(self.raw_table)
-        free(self.plays)
+        free(self.ctx.raw_table)
+        free(self.ctx.raw_plays)
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Stop searching after this many nodes / seconds from now (0: no limit)."""

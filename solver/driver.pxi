@@ -248,6 +248,8 @@ cdef int root_probe(const Game* g, const State* s, int alpha, int beta, Ctx* ctx
         return search(g, s, alpha, beta, ctx, rel)
     m = threads if threads < n else n
     maximizing = g.camp[to_play(g, s)] == g.maxcamp
+    cdef uint64_t grow_at = ctx.grow_at
+    ctx.grow_at = 0                  # no growing while other threads use the table
     for i in range(m):
         c = ctx if i == 0 else &helpers[i - 1]
         if i > 0:
@@ -272,6 +274,7 @@ cdef int root_probe(const Game* g, const State* s, int alpha, int beta, Ctx* ctx
         if started[i]:
             pthread_join(tid[i], NULL)
     ctx.implied = 0
+    ctx.grow_at = grow_at
     v = VALUE_MIN if maximizing else VALUE_MAX
     for i in range(m):
         c = sh[i].ctx

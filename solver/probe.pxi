@@ -124,6 +124,8 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         if (ctx.node_limit and ctx.nodes >= ctx.node_limit) or \
                 (ctx.deadline > 0 and now() > ctx.deadline) or (ctx.stop != NULL and ctx.stop[0]):
             ctx.abort = 1
+        elif ctx.grow_at and ctx.evictions >= ctx.grow_at:
+            grow_table(ctx)        # safe here: no caller holds a pointer into the table
     if ctx.abort or ctx.implied:
         return 0
     if s.trick_no == g.tricks:
@@ -150,16 +152,15 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             bounds(g, s, &lo, &hi, rel, ctx.features)
             if lo >= beta or hi <= alpha or lo == hi:
                 return lo if lo >= beta or lo == hi else hi
-    cdef uint32_t* slot = NULL
     cdef uint32_t check = 0
-    if ctx.features & FEAT_MEMORY:
+    cdef int memory = ctx.features & FEAT_MEMORY
+    if memory:
         mkey = play_key(g, s)
-        slot = &ctx.plays[mkey & ctx.plays_mask]
         check = <uint32_t>(mkey >> 40)
-        if (slot[0] >> 8) == check:
+        if (ctx.plays[mkey & ctx.plays_mask] >> 8) == check:
             # before the table's own best card: six 12-trick fr4 positions 52 M nodes
             # with the memory after it, 40 M with it first (docs/search.md)
-            best = <int>(slot[0] & 0xff)
+            best = <int>(ctx.plays[mkey & ctx.plays_mask] & 0xff)
     depth = s.trick_no * MAXSEATS + to_play(g, s)
     if ctx.features & FEAT_KILLER:
         killer = ctx.killer[depth]
@@ -222,8 +223,8 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             for k in range(5):           # only this child's answer counts
                 rel[k] = nrel[k] | crel[k] | trel[k]
             ctx.killer[depth] = mv[i]
-            if slot != NULL:
-                slot[0] = (check << 8) | <uint32_t>mv[i]
+            if memory:              # (the memory may have grown with the table meanwhile)
+                ctx.plays[mkey & ctx.plays_mask] = (check << 8) | <uint32_t>mv[i]
             break
         for k in range(5):
             rel[k] |= crel[k] | trel[k]

@@ -101,6 +101,11 @@ cdef struct Ctx:
     int killer[128]              # the last card that cut at each (trick, seat)
     uint32_t* plays              # the play memory (see play_key), shared by the threads
     uint64_t plays_mask
+    void* raw_table              # what was allocated for the table (and the memory): the
+    void* raw_plays              # first context owns them
+    uint64_t evictions           # entries given up for want of room since the table last grew
+    uint64_t grow_at             # grow when evictions reach this (0: never)
+    uint64_t cap_buckets         # the most buckets tt_mb allows
     const State* root            # the position being solved, and the best card its last
     int root_best                # probe found there (the answer of a stopped search)
     int* card_lo                 # what the probes proved of each card of the root, by code:
@@ -314,6 +319,7 @@ cdef void tt_store(Ctx* ctx, Key* key, uint32_t kvec, int lo, int hi, int p, int
         if m:
             e = &bucket.e[__builtin_ctzll(m)]
         else:
+            ctx.evictions += 1
             e = &bucket.e[0]
             odepth = 1000
             for i in range(BUCKET):
@@ -336,3 +342,4 @@ cdef void tt_store(Ctx* ctx, Key* key, uint32_t kvec, int lo, int hi, int p, int
     e.check = key.coarse ^ pattern ^ data ^ more
     bucket.depth[e - bucket.e] = <uint8_t>depth
     bucket.tag[e - bucket.e] = tag
+

@@ -164,3 +164,37 @@ def test_windows_in_the_walk_give_the_same_answers(game):
         for code in engine.legal_codes():
             done, lo, hi = engine.child_value(code, guess=value)
             assert done and lo == hi == plain.cards[token(names[code])], (obj, token(names[code]))
+
+
+@pytest.mark.parametrize("game", ["fr4", "fr5", "priest5", "at4"])
+def test_a_growing_table_gives_the_same_answers(game):
+    """A table that starts at 1 MB and grows (four times at a step, up to 64 MB) while the
+    search keeps giving up entries: every entry is placed again and the play memory grows
+    with it.  The value and every card's value as a search on a 32 MB table finds them; and
+    some table must really have grown, or this test would say nothing."""
+    from atout.solver import make_engine
+    from atout.solver._search import Engine
+    from atout.solver.params import card_of_code, code_of, engine_params
+    from atout.cards import token
+
+    rng = random.Random(zlib.crc32(f"grow-{game}".encode()))
+    grown = 0
+    for i in range(max(3, PER_GAME // 3)):
+        options = {"bid": AT4_BIDS[i % len(AT4_BIDS)]} if game == "at4" else {}
+        pos = parse_position(random_endgame(rng, game, 9 if game == "priest5" else 10, **options))
+        # (positions this big only for the full search, which the tests above hold equal
+        # to the plain one, on a table that never grows)
+        plain = solve(pos, all_cards=True, tt_mb=TT_MB)
+        engine = Engine(engine_params(pos), 1, DEFAULT_FEATURES, 64)
+        for card in pos.played:
+            engine.play(code_of(pos.rules, card))
+        engine.set_threads(1 + i % 2)
+        small = engine.table_fill()[0]
+        done, value, _ = engine.value()
+        assert done and value == plain.value, (game, i)
+        names = card_of_code(pos.rules)
+        for code in engine.legal_codes():
+            done, lo, hi = engine.child_value(code, guess=value)
+            assert done and lo == hi == plain.cards[token(names[code])], (game, i, token(names[code]))
+        grown += engine.table_fill()[0] > small
+    assert grown, "no table grew: the test must be given bigger positions"

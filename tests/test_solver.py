@@ -368,7 +368,8 @@ def test_the_default_table_grows_with_the_tricks_left():
     from atout.solver import TT_MB_BY_CARDS
     said = [int(n) for n in re.findall(r"\d+", TT_MB_DEFAULT)]   # what --tt-mb says, in order
     smallest, *rest = reversed(TT_MB_BY_CARDS)
-    assert said == [smallest[1]] + [n for least, mb in rest for n in (mb, least)], said
+    # the sizes by cards, then how far a default table may grow
+    assert said == [smallest[1]] + [n for least, mb in rest for n in (mb, least)] + [BIG_TT_MB], said
     rng = random.Random(6)
     whole, endgame = (Position.from_json(random_endgame(rng, "fr4", n)) for n in (18, 8))
     buckets = [make_engine(p, mb).table_fill()[0] for p, mb in
