@@ -179,7 +179,7 @@ def test_a_growing_table_gives_the_same_answers(game):
 
     rng = random.Random(zlib.crc32(f"grow-{game}".encode()))
     grown = 0
-    for i in range(max(3, PER_GAME // 3)):
+    for i in range(max(3, PER_GAME // 10)):        # (positions of 10 tricks: a few)
         options = {"bid": AT4_BIDS[i % len(AT4_BIDS)]} if game == "at4" else {}
         pos = parse_position(random_endgame(rng, game, 9 if game == "priest5" else 10, **options))
         # (positions this big only for the full search, which the tests above hold equal
