@@ -243,14 +243,14 @@ cdef class Engine:
     def move_codes(self):
         """One code per group of equivalent legal cards, in search order."""
         cdef int mv[MAXMOVES]
-        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL)
+        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL, NULL)
         return [mv[i] for i in range(n)]
 
     def groups(self):
         """Legal codes grouped by equivalence: {representative: [codes...]}."""
         cdef uint32_t c[5]
         cdef int mv[MAXMOVES]
-        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL)
+        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL, NULL)
         legal(&self.g, &self.root, c)
         reps = sorted(mv[i] for i in range(n))
         out = {r: [] for r in reps}
@@ -335,7 +335,7 @@ cdef class Engine:
         cdef int mv[MAXMOVES]
         if 0 <= self.ctx.root_best < 255:
             return self.ctx.root_best
-        if moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL) > 0:
+        if moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL, NULL) > 0:
             return mv[0]
         return None
 
@@ -380,6 +380,24 @@ cdef class Engine:
         make_key(&self.g, &self.root, &key)
         kvec_of(&self.ctx, &key, used)
         return lo, hi, [used[k] for k in range(5)]
+
+    def search_pattern(self, int target):
+        """At a trick start: one probe "is the value >= target?" on this engine's table,
+        its fail-soft bound and the cards the table entry it stores at the root fixes (as
+        :meth:`bound_pattern`).  For testing the search's relevant cards: the bound must
+        hold in every position the pattern covers."""
+        cdef uint32_t rel[5]
+        cdef Key key
+        cdef int v
+        if self.root.trick_len != 0:
+            raise ValueError("search_pattern needs a trick start")
+        with nogil:
+            v = probe(&self.g, &self.root, target, &self.ctx, rel)
+        if self.ctx.abort:
+            raise RuntimeError("search_pattern was stopped")
+        make_key(&self.g, &self.root, &key)
+        kvec_of(&self.ctx, &key, rel)
+        return v, [rel[k] for k in range(5)]
 
     def final_value(self):
         return final_value(&self.g, &self.root.acc)

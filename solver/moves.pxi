@@ -32,31 +32,81 @@ cdef inline uint64_t play_key(const Game* g, const State* s) noexcept nogil:
 
 # -- move generation ---------------------------------------------------------------------------
 
-cdef inline int camp_wins_with(const Game* g, const State* s, int code) noexcept nogil:
-    """The last card of a trick: the camp that wins the trick if it is ``code``."""
+cdef int settled_camp(const Game* g, const State* s, int code, uint32_t* rel) noexcept nogil:
+    """The camp that wins the trick if the seat to play plays ``code``, when no seat still
+    to play can change that; else -1.  The last card of a trick always settles it.
+    Before that, no later seat of the other camp may hold a card that could beat the card
+    then winning (any card of theirs, legal or not: a higher card of the winning camp
+    only makes it safer, since beating is transitive — but for the at4 Trull, whose Pagat
+    beats everything, so a possible Trull leaves it open)."""
     cdef int cards[MAXSEATS]
-    cdef int k, w
+    cdef int k, w, wc, ws, wcamp, p, j, seat = to_play(g, s), n = s.trick_len + 1, pinned = 0
+    cdef uint32_t above, trumps, trull = 0
     for k in range(s.trick_len):
         cards[k] = s.tcard[k]
     cards[s.trick_len] = code
-    w = winning_index(g, cards, s.trick_len + 1)
-    return g.camp[s.tseat[w] if w < s.trick_len else to_play(g, s)]
+    w = winning_index(g, cards, n)
+    if w < 0:
+        return -1                               # only the Excuse so far
+    wcamp = g.camp[s.tseat[w] if w < s.trick_len else seat]
+    if n == g.seats:
+        return wcamp
+    wc = cards[w]
+    ws = wc >> 5
+    above = ~((<uint32_t>2 << (wc & 31)) - 1)
+    trumps = ~(<uint32_t>1 << EXBIT) if never_wins(g, EXCODE) else ~(<uint32_t>0)
+    if ws == TAROCK:
+        above &= trumps
+    for k in range(s.trick_len):
+        if (s.tcard[k] >> 5) == ws and g.camp[s.tseat[k]] != wcamp and not never_wins(g, s.tcard[k]):
+            pinned = 1              # the winning card beat one of the other camp's by rank
+    if g.trull:
+        for k in range(n):
+            if cards[k] == PETITCODE or cards[k] == T21CODE or cards[k] == EXCODE:
+                trull |= <uint32_t>1 << (cards[k] & 31)
+    for j in range(1, g.seats - s.trick_len):
+        p = (seat + j) % g.seats
+        if g.trull:
+            trull |= s.hand[p][TAROCK] & TRULL
+        if g.camp[p] == wcamp:
+            continue
+        if s.hand[p][ws] & above:
+            return -1
+        if g.trumps_win and ws != TAROCK and (s.hand[p][TAROCK] & trumps):
+            return -1
+        if s.hand[p][ws] & trumps:
+            pinned = 1              # a later seat of the other camp holds lower cards of it
+    if g.trull and trull == TRULL:
+        return -1
+    if pinned:
+        # Then the trick is settled by who holds the cards above the winning one: a
+        # pattern must keep them all (its closure does, from this card up).  Otherwise it
+        # is settled by suits alone — every card of the winning suit in the trick is the
+        # winning camp's, and no later seat of the other camp holds that suit (nor a trump
+        # against a plain card) — which the key keeps (how many cards of each suit each
+        # seat holds): settled wherever the pattern is used, with nothing to add.
+        rel[ws] |= <uint32_t>1 << (wc & 31)
+    return wcamp
 
 
 cdef int moves(const Game* g, const State* s, int* out, int first_code, int killer,
-               int point_aware, uint32_t* mrel, int* lows) noexcept nogil:
+               int point_aware, uint32_t* mrel, uint32_t* srel, int* lows) noexcept nogil:
     """Legal cards, one per group of equivalent cards, best guesses first: ``first_code``
     (the play memory's card, else the table's best card), then ``killer`` (the last card
     that cut at this depth), then by a simple guess of what is good for the seat's camp.
 
     Equivalent: same points, nothing alive between them, nothing special.  With
-    ``point_aware``, the last card of a trick also takes one card of a run of adjacent
-    cards whose points differ: the most points when that is good for its camp (its camp
-    wins the trick; in Trischaken, the analysed seat wins it and the card is the others'),
-    the fewest otherwise (the run's cards have the same power now and later, so the other
-    cards only move points the wrong way).  A plain card of such a run goes into
-    ``mrel``: it must stay next to the honour in every position a table pattern covers
-    (honours lie above every plain card, so two honours stay neighbours anyway).
+    ``point_aware``, a card whose trick is settled (the last card, or no later seat of the
+    other camp can take the trick from the camp that then wins it: ``settled_camp``)
+    also takes one card of a run of adjacent cards whose points differ: the most points
+    when that is good for its camp (its camp wins the trick; in Trischaken, the analysed
+    seat wins it and the card is the others'), the fewest otherwise (the run's cards have
+    the same power now and later, so the other cards only move points the wrong way).  A
+    plain card of such a run goes into ``mrel``: it must stay next to the honour in every
+    position a table pattern covers (honours lie above every plain card, so two honours
+    stay neighbours anyway).  What settled a trick before its last card goes into
+    ``srel``, which the search adds to its pattern only when it had to try every card
+    (a cut-off rests on its one card, not on the cards left out).
     ``lows`` (or NULL): for each card returned, the bit of the lowest card of its group —
     when the card's rank turns out to matter, its whole group must stay a group in the
     positions a pattern covers (see probe)."""
@@ -66,7 +116,7 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
     cdef int n = 0, k, b, prev, p, seat = to_play(g, s), code, i, j, tmp, rep
     cdef int score[MAXMOVES]
     cdef int low[MAXMOVES]
-    cdef int win = -1, win_camp = -1, mine, last_to_play, pts, wins, sc, keep_most = 0
+    cdef int win = -1, win_camp = -1, mine, last_to_play, pts, wins, sc, keep_most = 0, settled
     legal(g, s, c)
     for k in range(5):
         live[k] = 0
@@ -80,7 +130,6 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
             win_camp = g.camp[s.tseat[win]]
     mine = g.camp[seat]
     last_to_play = s.trick_len == g.seats - 1
-    point_aware = point_aware and last_to_play
     for k in range(5):
         m = c[k]
         prev = -1
@@ -96,10 +145,11 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
                         out[n - 1] = code      # the same card: keep the highest of the group
                         prev = b
                         continue
-                    if point_aware:
+                    settled = settled_camp(g, s, code, srel) if point_aware else -1
+                    if settled >= 0:
                         # the value grows with camp 0's points in every game (Trischaken:
                         # camp 0 is the analysed seat, whom the maximizing camp loads)
-                        keep_most = (camp_wins_with(g, s, code) == 0) == (mine == g.maxcamp)
+                        keep_most = (settled == 0) == (mine == g.maxcamp)
                         if g.cls[k][rep & 31] == 0:
                             mrel[k] |= <uint32_t>1 << (rep & 31)   # a plain card next to an honour
                         if (g.value_points[k][b] > g.value_points[k][rep & 31]) == keep_most:

@@ -113,6 +113,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
     cdef uint32_t crel[5]
     cdef uint32_t trel[5]
     cdef uint32_t nrel[5]
+    cdef uint32_t srel[5]            # what moves() relied on to leave out cards (see below)
     cdef uint32_t kvec
     cdef uint64_t mkey
     cdef Key key
@@ -167,8 +168,9 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
     for k in range(5):
         nrel[k] = 0
         trel[k] = 0
+        srel[k] = 0
     legal_relevance(g, s, nrel)
-    n = moves(g, s, mv, best, killer, ctx.features & FEAT_POINTS, nrel, lows)
+    n = moves(g, s, mv, best, killer, ctx.features & FEAT_POINTS, nrel, srel, lows)
     for k in range(5):
         rel[k] = nrel[k]                 # rel gathers every child's cards until one cuts
     maximizing = g.camp[to_play(g, s)] == g.maxcamp
@@ -234,6 +236,12 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             low = low_bit(crel[suit] | trel[suit]) if (crel[suit] | trel[suit]) else 32
             if (mv[i] & 31) < low and low > <int>skip[suit]:
                 skip[suit] = low
+    if not cut:
+        # every card had to be tried: the cards moves() left out (worth less to the camp
+        # than one of the same run, the trick's winner being settled) count only in
+        # positions where the trick is settled too — a cut-off rests on its one card alone
+        for k in range(5):
+            rel[k] |= srel[k]
     if use_table:
         kvec = kvec_of(ctx, &key, rel)
         # at least ``bound`` (it is >= beta), at most (<= alpha), or exactly (in between)

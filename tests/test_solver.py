@@ -263,6 +263,25 @@ def test_bounds_hold_wherever_their_pattern_does(game, options):
         _check_covered(obj, pos, lo, hi, fixed, rng)
 
 
+@pytest.mark.parametrize("game,options", BOUND_CASES, ids=[f"{g}-{o.get('bid', '')}" for g, o in BOUND_CASES])
+def test_searches_hold_wherever_their_pattern_does(game, options):
+    """The same for an entry proven by search: one probe at a trick start, on the value
+    and one past it (both answers), and the bound it returns must hold in positions its
+    pattern covers.  Every technique that leaves cards out of a search (equal cards, small
+    cards of no rank, the point-aware runs of a settled trick) must report what it relied
+    on, or a re-dealt position shows it.  Positions of 5-7 tricks."""
+    rng = random.Random(zlib.crc32(f"search-patterns-{game}-{options}".encode()))
+    for i in range(30 * SCALE):
+        obj = random_endgame(rng, game, 5 + i % 3, **options)
+        pos = parse_position(obj)
+        done, value, _ = make_engine(pos, 8).value()
+        assert done
+        for target in (value, value + 1):
+            v, fixed = make_engine(pos, 8).search_pattern(target)
+            lo, hi = (v, 10**6) if v >= target else (-10**6, v)
+            _check_covered(obj, pos, lo, hi, fixed, rng)
+
+
 def test_finished_deal_returns_its_outcome():
     rng = random.Random(3)
     obj = random_endgame(rng, "fr4", 0)
