@@ -151,7 +151,7 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
                         # camp 0 is the analysed seat, whom the maximizing camp loads)
                         keep_most = (settled == 0) == (mine == g.maxcamp)
                         if g.cls[k][rep & 31] == 0:
-                            mrel[k] |= <uint32_t>1 << (rep & 31)   # a plain card next to an honour
+                            srel[k] |= <uint32_t>1 << (rep & 31)   # a plain card next to an honour
                         if (g.value_points[k][b] > g.value_points[k][rep & 31]) == keep_most:
                             out[n - 1] = code
                         prev = b

@@ -207,7 +207,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         # The card stood for its whole group.  If its rank mattered, so do the others':
         # the group must stay a group (nothing between its cards) wherever the pattern is used.
         if ((crel[suit] | trel[suit]) >> (mv[i] & 31)) & 1 and lows[i] != (mv[i] & 31):
-            crel[suit] |= <uint32_t>1 << lows[i]
+            srel[suit] |= <uint32_t>1 << lows[i]
         if maximizing:
             if v > bound:
                 bound = v
