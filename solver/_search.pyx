@@ -243,14 +243,14 @@ cdef class Engine:
     def move_codes(self):
         """One code per group of equivalent legal cards, in search order."""
         cdef int mv[MAXMOVES]
-        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL, NULL)
+        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL)
         return [mv[i] for i in range(n)]
 
     def groups(self):
         """Legal codes grouped by equivalence: {representative: [codes...]}."""
         cdef uint32_t c[5]
         cdef int mv[MAXMOVES]
-        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL, NULL)
+        cdef int n = moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL)
         legal(&self.g, &self.root, c)
         reps = sorted(mv[i] for i in range(n))
         out = {r: [] for r in reps}
@@ -335,7 +335,7 @@ cdef class Engine:
         cdef int mv[MAXMOVES]
         if 0 <= self.ctx.root_best < 255:
             return self.ctx.root_best
-        if moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL, NULL) > 0:
+        if moves(&self.g, &self.root, mv, -1, -1, 0, NULL, NULL) > 0:
             return mv[0]
         return None
 

@@ -23,7 +23,7 @@ cdef int playout_value(const Game* g, const State* s, int features) noexcept nog
     cdef int mv[MAXMOVES]
     cdef uint32_t mrel[5]
     while end.trick_no < g.tricks:
-        moves(g, &end, mv, -1, -1, features & FEAT_POINTS, mrel, mrel, NULL)
+        moves(g, &end, mv, -1, -1, features & FEAT_POINTS, mrel, NULL)
         play(g, &end, mv[0])
     return final_value(g, &end.acc)
 
@@ -243,7 +243,7 @@ cdef int root_probe(const Game* g, const State* s, int alpha, int beta, Ctx* ctx
     if threads <= 1 or s.trick_no >= g.tricks - 1:
         return search(g, s, alpha, beta, ctx, rel)
     n = moves(g, s, mv, ctx.root_best if s == ctx.root else -1, -1, ctx.features & FEAT_POINTS,
-              rel, rel, NULL)
+              rel, NULL)
     if n < 2:
         return search(g, s, alpha, beta, ctx, rel)
     m = threads if threads < n else n

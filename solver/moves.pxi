@@ -90,7 +90,7 @@ cdef int settled_camp(const Game* g, const State* s, int code, uint32_t* rel) no
 
 
 cdef int moves(const Game* g, const State* s, int* out, int first_code, int killer,
-               int point_aware, uint32_t* mrel, uint32_t* srel, int* lows) noexcept nogil:
+               int point_aware, uint32_t* srel, int* lows) noexcept nogil:
     """Legal cards, one per group of equivalent cards, best guesses first: ``first_code``
     (the play memory's card, else the table's best card), then ``killer`` (the last card
     that cut at this depth), then by a simple guess of what is good for the seat's camp.
@@ -98,15 +98,14 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
     Equivalent: same points, nothing alive between them, nothing special.  With
     ``point_aware``, a card whose trick is settled (the last card, or no later seat of the
     other camp can take the trick from the camp that then wins it: ``settled_camp``)
-    also takes one card of a run of adjacent cards whose points differ: the most points
+    also takes one card of a run of adjacent honours whose points differ: the most points
     when that is good for its camp (its camp wins the trick; in Trischaken, the analysed
     seat wins it and the card is the others'), the fewest otherwise (the run's cards have
-    the same power now and later, so the other cards only move points the wrong way).  A
-    plain card of such a run goes into ``mrel``: it must stay next to the honour in every
-    position a table pattern covers (honours lie above every plain card, so two honours
-    stay neighbours anyway).  What settled a trick before its last card goes into
-    ``srel``, which the search adds to its pattern only when it had to try every card
-    (a cut-off rests on its one card, not on the cards left out).
+    the same power now and later, so the other cards only move points the wrong way).
+    Honours only: their owners are in every pattern's key, so the run is a run wherever
+    the pattern is used.  What settled a trick before its last card goes into ``srel``,
+    which the search adds to its pattern only when it had to try every card (a cut-off
+    rests on its one card, not on the cards left out).
     ``lows`` (or NULL): for each card returned, the bit of the lowest card of its group —
     when the card's rank turns out to matter, its whole group must stay a group in the
     positions a pattern covers (see probe)."""
@@ -116,6 +115,7 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
     cdef int n = 0, k, b, prev, p, seat = to_play(g, s), code, i, j, tmp, rep
     cdef int score[MAXMOVES]
     cdef int low[MAXMOVES]
+    cdef int high[MAXMOVES]          # the highest card of each move's group
     cdef int win = -1, win_camp = -1, mine, last_to_play, pts, wins, sc, keep_most = 0, settled
     legal(g, s, c)
     for k in range(5):
@@ -143,21 +143,26 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
                     rep = out[n - 1]
                     if g.value_points[k][b] == g.value_points[k][rep & 31]:
                         out[n - 1] = code      # the same card: keep the highest of the group
+                        high[n - 1] = b
                         prev = b
                         continue
-                    settled = settled_camp(g, s, code, srel) if point_aware else -1
+                    settled = -1
+                    if point_aware and g.cls[k][rep & 31] != 0 and g.cls[k][b] != 0:
+                        # (honours only: a run with a plain card holds only where the
+                        # pattern keeps that card's owner, which cost more than it saved)
+                        settled = settled_camp(g, s, code, srel)
                     if settled >= 0:
                         # the value grows with camp 0's points in every game (Trischaken:
                         # camp 0 is the analysed seat, whom the maximizing camp loads)
                         keep_most = (settled == 0) == (mine == g.maxcamp)
-                        if g.cls[k][rep & 31] == 0:
-                            srel[k] |= <uint32_t>1 << (rep & 31)   # a plain card next to an honour
                         if (g.value_points[k][b] > g.value_points[k][rep & 31]) == keep_most:
                             out[n - 1] = code
+                        high[n - 1] = b
                         prev = b
                         continue
             out[n] = code
             low[n] = b
+            high[n] = b
             n += 1
             prev = b
     # ordering by a simple guess of what is good for the seat's camp
@@ -173,8 +178,9 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
     for i in range(n):
         code = out[i]
         pts = g.points[code >> 5][code & 31]
-        if code == first_code:
-            sc = 1000000
+        if code == first_code or ((first_code >> 5) == (code >> 5) and
+                                  low[i] <= (first_code & 31) <= high[i]):
+            sc = 1000000    # the guess, or a card of its group (which stands for it here)
         elif s.trick_len == 0:
             # lead a card that is the top of its suit, else a low one; a suit the other
             # camp can ruff has no master (its points would go to the ruff)

@@ -170,7 +170,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         trel[k] = 0
         srel[k] = 0
     legal_relevance(g, s, nrel)
-    n = moves(g, s, mv, best, killer, ctx.features & FEAT_POINTS, nrel, srel, lows)
+    n = moves(g, s, mv, best, killer, ctx.features & FEAT_POINTS, srel, lows)
     for k in range(5):
         rel[k] = nrel[k]                 # rel gathers every child's cards until one cuts
     maximizing = g.camp[to_play(g, s)] == g.maxcamp
