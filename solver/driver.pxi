@@ -21,9 +21,9 @@ cdef int playout_value(const Game* g, const State* s, int features) noexcept nog
     within a few points of the value, so a fine first guess for the driver."""
     cdef State end = s[0]
     cdef int mv[MAXMOVES]
-    cdef uint32_t mrel[5]
+    cdef uint32_t unused[5]          # (what moves() relied on: no table entry here)
     while end.trick_no < g.tricks:
-        moves(g, &end, mv, -1, -1, features & FEAT_POINTS, mrel, NULL)
+        moves(g, &end, mv, -1, -1, features & FEAT_POINTS, unused, NULL)
         play(g, &end, mv[0])
     return final_value(g, &end.acc)
 

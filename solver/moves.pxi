@@ -41,7 +41,7 @@ cdef int settled_camp(const Game* g, const State* s, int code, uint32_t* rel) no
     beats everything, so a possible Trull leaves it open)."""
     cdef int cards[MAXSEATS]
     cdef int k, w, wc, ws, wcamp, p, j, seat = to_play(g, s), n = s.trick_len + 1, pinned = 0
-    cdef uint32_t above, trumps, trull = 0
+    cdef uint32_t above, winners, held, trull = 0
     for k in range(s.trick_len):
         cards[k] = s.tcard[k]
     cards[s.trick_len] = code
@@ -53,10 +53,8 @@ cdef int settled_camp(const Game* g, const State* s, int code, uint32_t* rel) no
         return wcamp
     wc = cards[w]
     ws = wc >> 5
-    above = ~((<uint32_t>2 << (wc & 31)) - 1)
-    trumps = ~(<uint32_t>1 << EXBIT) if never_wins(g, EXCODE) else ~(<uint32_t>0)
-    if ws == TAROCK:
-        above &= trumps
+    winners = trump_mask(g) if ws == TAROCK else ~(<uint32_t>0)     # the cards of ws that can win
+    above = winners & ~((<uint32_t>2 << (wc & 31)) - 1)
     for k in range(s.trick_len):
         if (s.tcard[k] >> 5) == ws and g.camp[s.tseat[k]] != wcamp and not never_wins(g, s.tcard[k]):
             pinned = 1              # the winning card beat one of the other camp's by rank
@@ -70,11 +68,12 @@ cdef int settled_camp(const Game* g, const State* s, int code, uint32_t* rel) no
             trull |= s.hand[p][TAROCK] & TRULL
         if g.camp[p] == wcamp:
             continue
-        if s.hand[p][ws] & above:
+        held = s.hand[p][ws] & winners
+        if held & above:
             return -1
-        if g.trumps_win and ws != TAROCK and (s.hand[p][TAROCK] & trumps):
+        if g.trumps_win and ws != TAROCK and (s.hand[p][TAROCK] & trump_mask(g)):
             return -1
-        if s.hand[p][ws] & trumps:
+        if held:
             pinned = 1              # a later seat of the other camp holds lower cards of it
     if g.trull and trull == TRULL:
         return -1
@@ -115,7 +114,7 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
     cdef int n = 0, k, b, prev, p, seat = to_play(g, s), code, i, j, tmp, rep
     cdef int score[MAXMOVES]
     cdef int low[MAXMOVES]
-    cdef int high[MAXMOVES]          # the highest card of each move's group
+    cdef int high[MAXMOVES]          # the highest card of each move's group (read before the sort)
     cdef int win = -1, win_camp = -1, mine, last_to_play, pts, wins, sc, keep_most = 0, settled
     legal(g, s, c)
     for k in range(5):
@@ -169,7 +168,7 @@ cdef int moves(const Game* g, const State* s, int* out, int first_code, int kill
     cdef int ruffable = 0, ruffed    # the plain suits a seat of the other camp can ruff
     cdef uint32_t ruffers
     if s.trick_len == 0 and g.trumps_win:
-        ruffers = ~(<uint32_t>1 << EXBIT) if never_wins(g, EXCODE) else ~(<uint32_t>0)
+        ruffers = trump_mask(g)
         for p in range(g.seats):
             if g.camp[p] != mine and (s.hand[p][TAROCK] & ruffers):
                 for k in range(4):

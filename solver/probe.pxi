@@ -113,7 +113,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
     cdef uint32_t crel[5]
     cdef uint32_t trel[5]
     cdef uint32_t nrel[5]
-    cdef uint32_t srel[5]            # what moves() relied on to leave out cards (see below)
+    cdef uint32_t srel[5]            # what let this node try fewer cards than it holds (see below)
     cdef uint32_t kvec
     cdef uint64_t mkey
     cdef Key key
@@ -153,15 +153,16 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             bounds(g, s, &lo, &hi, rel, ctx.features)
             if lo >= beta or hi <= alpha or lo == hi:
                 return lo if lo >= beta or lo == hi else hi
-    cdef uint32_t check = 0
+    cdef uint32_t check = 0, seen
     cdef int memory = ctx.features & FEAT_MEMORY
     if memory:
         mkey = play_key(g, s)
         check = <uint32_t>(mkey >> 40)
-        if (ctx.plays[mkey & ctx.plays_mask] >> 8) == check:
+        seen = ctx.plays[mkey & ctx.plays_mask]
+        if (seen >> 8) == check:
             # before the table's own best card: six 12-trick fr4 positions 52 M nodes
             # with the memory after it, 40 M with it first (docs/search.md)
-            best = <int>(ctx.plays[mkey & ctx.plays_mask] & 0xff)
+            best = <int>(seen & 0xff)
     depth = s.trick_no * MAXSEATS + to_play(g, s)
     if ctx.features & FEAT_KILLER:
         killer = ctx.killer[depth]
@@ -205,7 +206,8 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         if ctx.abort or ctx.implied:
             return 0
         # The card stood for its whole group.  If its rank mattered, so do the others':
-        # the group must stay a group (nothing between its cards) wherever the pattern is used.
+        # the group must stay a group (nothing between its cards) wherever the pattern is
+        # used — if every card had to be tried (srel, below).
         if ((crel[suit] | trel[suit]) >> (mv[i] & 31)) & 1 and lows[i] != (mv[i] & 31):
             srel[suit] |= <uint32_t>1 << lows[i]
         if maximizing:
@@ -237,9 +239,9 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             if (mv[i] & 31) < low and low > <int>skip[suit]:
                 skip[suit] = low
     if not cut:
-        # every card had to be tried: the cards moves() left out (worth less to the camp
-        # than one of the same run, the trick's winner being settled) count only in
-        # positions where the trick is settled too — a cut-off rests on its one card alone
+        # Every card had to be tried, so what let the node try fewer than it holds counts:
+        # the lowest card of each group whose rank mattered, and what settled a trick for a
+        # point-aware run (moves).  A cut-off rests on its one card alone.
         for k in range(5):
             rel[k] |= srel[k]
     if use_table:

@@ -342,4 +342,3 @@ cdef void tt_store(Ctx* ctx, Key* key, uint32_t kvec, int lo, int hi, int p, int
     e.check = key.coarse ^ pattern ^ data ^ more
     bucket.depth[e - bucket.e] = <uint8_t>depth
     bucket.tag[e - bucket.e] = tag
-
