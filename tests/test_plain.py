@@ -172,7 +172,6 @@ def test_a_growing_table_gives_the_same_answers(game):
     search keeps giving up entries: every entry is placed again and the play memory grows
     with it.  The value and every card's value as a search on a 32 MB table finds them; and
     some table must really have grown, or this test would say nothing."""
-    from atout.solver import make_engine
     from atout.solver._search import Engine
     from atout.solver.params import card_of_code, code_of, engine_params
     from atout.cards import token
