@@ -388,8 +388,9 @@ cdef int sure_petit_au_bout(const Game* g, const State* s) noexcept nogil:
 
 
 cdef void worth_levels(Game* g) noexcept nogil:
-    """Group the honours worth more than the least card by worth (``Game.level_*``; fr:
-    not the Excuse, counted apart), so that the best cards still in play are counted with
+    """Group the honours worth more than the least card by worth (``Game.level_*``; not
+    the fr Excuse, counted apart, nor the priest5 Narr, which stays with its holder's
+    party), so that the best cards still in play are counted with
     a few popcounts, not sorted; ``Game.counted`` holds all of them."""
     cdef int k, b, w, any_
     g.nlevels = 0
@@ -403,7 +404,7 @@ cdef void worth_levels(Game* g) noexcept nogil:
             g.level_mask[g.nlevels][k] = 0
             for b in range(32):
                 if (g.honours[k] >> b) & 1 and card_worth(g, k, b) == w and \
-                        not (g.kind == KIND_FRENCH and k == TAROCK and b == EXBIT):
+                        not (k == TAROCK and b == EXBIT and g.excuse != EX_SKUS):
                     g.level_mask[g.nlevels][k] |= <uint32_t>1 << b
                     g.counted[k] |= <uint32_t>1 << b
                     any_ = 1
@@ -510,7 +511,7 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
     cdef int tricks_left = g.tricks - s.trick_no
     cdef int rest_cards = tricks_left * g.seats, k, bouts_left, pab_lo, pab_hi, ch_lo, ch_hi
     cdef int petit_out = 1, p, petit_camp = -1, narr = 0, narr_camp = -1, sure_camps
-    cdef int pab_camp = -1
+    cdef int pab_camp = -1, c
     cdef uint32_t own[10]
     cdef int rest_worth
     cdef int sure[2]
@@ -538,15 +539,27 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
                     sure_bouts[pab_camp] += 1
         # (Trischaken: the winners of tricks 1-6 also take a talon card each, which the
         # best cards of a number of tricks do not count.)
-        if g.kind != KIND_PRIEST and not forced_only(g):
+        if not forced_only(g):
             # Every card ends with one camp, so what one camp can add at most — the best
             # cards of the tricks the other camp does not surely win — is what the other
-            # camp surely adds from what is left.  (priest5: the Narr goes to no one late.)
-            rest_worth = rest if g.kind == KIND_FRENCH else count(g, rest, rest_cards)
+            # camp surely adds from what is left.
+            if g.kind == KIND_PRIEST:
+                # The honours in hands: the Narr is not counted (it stays with its
+                # holder's party, and goes to no one late).  Only camp 0's lower bound
+                # takes this: the upper bound made the walk's probes cheaper but the last
+                # window of a whole deal 2.4x dearer (docs/search.md).
+                rest_worth = 0
+                for p in range(g.seats):
+                    for k in range(g.nlevels):
+                        for c in range(5):
+                            rest_worth += popcount(s.hand[p][c] & g.level_mask[k][c]) * \
+                                g.level_worth[k]
+            else:
+                rest_worth = rest if g.kind == KIND_FRENCH else count(g, rest, rest_cards)
             open_tricks[0] = tricks_left - sure_tricks[1]
             open_tricks[1] = tricks_left - sure_tricks[0]
             best_cards_worth(g, s, open_tricks, own, most)
-            for k in range(2):
+            for k in range(1 if g.kind == KIND_PRIEST else 0, 2):
                 if rest_worth - most[k] > sure[1 - k]:
                     sure[1 - k] = rest_worth - most[k]
     if g.kind == KIND_FRENCH:
