@@ -291,14 +291,35 @@ cdef inline int forced_only(const Game* g) noexcept nogil:
     return g.kind == KIND_TRISCHAKEN
 
 
+cdef int petit_trapped(const Game* g, const State* s, uint32_t run, int room) noexcept nogil:
+    """At a trick start where the leader's camp has a run of top trumps: whether the
+    leader can draw the other camp's lowest trump (fr: the petit; at4, priest5: the
+    Pagat) by leading run trumps, each of which wins its trick, until its holder D has
+    no other tarock to play (one round more if D holds the Excuse or the Narr, which
+    may be played instead once).  ``room``: the tricks that may hold those rounds.
+    Every count this uses is in the table's coarse key (each seat's tarocks, the owners
+    of the petit and the Excuse); the run's owners are in ``used`` already."""
+    cdef int p, d = -1, need
+    for p in range(g.seats):
+        if s.hand[p][TAROCK] & 1:
+            d = p
+    if d < 0 or g.camp[d] == g.camp[s.leader]:
+        return 0
+    need = popcount(s.hand[d][TAROCK] & trump_mask(g) & ~(<uint32_t>1)) + 1
+    if g.excuse != EX_SKUS and (s.hand[d][TAROCK] >> EXBIT) & 1:
+        need += 1
+    return need <= room and popcount(run & s.hand[s.leader][TAROCK]) >= need
+
+
 cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* tricks,
                         uint32_t* own, uint32_t* used) noexcept nogil:
     """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
     how many tricks it surely wins (``tricks``); ``own[5 * c + suit]``: the cards that
-    surely fall in camp c's tricks (its run; the leader's masters cashed as quick tricks).
-    Returns the camp of a sure run that holds the petit (T1), or -1."""
+    surely fall in camp c's tricks (its run; the leader's masters cashed as quick tricks;
+    the petit its run draws).  Returns the camp that surely takes the petit (T1) with its
+    run, or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
-    cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds
+    cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds = 0
     cdef uint32_t run
     cdef uint32_t cashed[4]
     sure[0] = sure[1] = bouts[0] = bouts[1] = tricks[0] = tricks[1] = 0
@@ -339,6 +360,20 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         tricks[lead_camp] += rounds
         for k in range(4):
             own[5 * lead_camp + k] |= cashed[k]
+    if run and lead_camp == run_camp and not forced_only(g) and \
+            petit_trapped(g, s, run, tricks_left - rounds -
+                          (2 if g.kind == KIND_FRENCH and (s.hand[s.leader][TAROCK] >> EXBIT) & 1
+                           else 0)):
+        # The leader draws the other camp's petit with its run, after its quick tricks
+        # (the others keep their tarocks through them: none can ruff, or they are not
+        # counted) and before the last trick if it holds the Excuse, which it then leads
+        # before the last.  (The rounds may take the last trick otherwise: the run wins it,
+        # the petit is then au bout for the run's camp, and the slam case is no run.)
+        sure[run_camp] += card_worth(g, TAROCK, 0) - worth_floor(g)
+        own[5 * run_camp + TAROCK] |= 1
+        if g.kind == KIND_FRENCH:
+            bouts[run_camp] += 1
+        petit_camp = run_camp
     return petit_camp
 
 
