@@ -198,6 +198,21 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
     return best
 
 
+cdef int cheapest_worth(const Game* g, int k, uint32_t cards, int m) noexcept nogil:
+    """What the cheapest ``m`` of ``cards`` (suit k) are worth beyond the floor each."""
+    cdef int w[32]
+    cdef int n = 0, i, total = 0
+    while cards:
+        i = low_bit(cards)
+        cards &= cards - 1
+        w[n] = card_worth(g, k, i) - worth_floor(g)
+        n += 1
+    sort_down(w, n)                          # (largest first: the cheapest at the end)
+    for i in range(n - m if m < n else 0, n):
+        total += w[i]
+    return total
+
+
 cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
                       int* rounds, uint32_t* cashed) noexcept nogil:
     """At a trick start: what the leader's camp surely takes by cashing the leader's
@@ -215,7 +230,8 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     ``used``: the masters counted in each suit whose rank mattered (the pattern keeps
     the cards above them); a long card's did not (the coarse key's counts decide it).
     ``cashed``: the leader's cards of those rounds, when every round counts (within the
-    cap): they fall in the leader's camp's tricks."""
+    cap), and the cards of a seat that plays all its cards of the suit in them: they fall
+    in the leader's camp's tricks."""
     cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump, threat, excuse_seat = -1
     cdef uint32_t mine, live
     cdef int value[56]
@@ -277,6 +293,21 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     if n > cap:
         for k in range(4):
             cashed[k] = 0                    # which rounds are cashed is not known
+    else:
+        # Every round counts: the other seats must follow them, so each gives at least
+        # its cheapest cards of the suit, not the floor — a singleton queen falls under
+        # the king.  (fr: the seat holding the Excuse may keep one card back.)  A seat
+        # that plays all its cards of the suit there gives up those very cards.
+        for k in range(4):
+            q = popcount(cashed[k])
+            if q == 0:
+                continue
+            for p in range(g.seats):
+                if p != L and s.hand[p][k]:
+                    j = q - (p == excuse_seat)
+                    total += cheapest_worth(g, k, s.hand[p][k], j)
+                    if popcount(s.hand[p][k]) <= j:
+                        cashed[k] |= s.hand[p][k]
     sort_down(value, n)                      # the best rounds first
     for i in range(n if n < cap else cap):
         total += value[i]
