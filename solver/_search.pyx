@@ -101,7 +101,8 @@ cdef class Engine:
                     g.classed[k] |= <uint32_t>1 << b
         worth_levels(g)
         self.ctx.features = features
-        self.ctx.window, self.ctx.window_nodes = WINDOW_WIDTH, WINDOW_NODES
+        self.ctx.window = WINDOW_WIDTH
+        self.ctx.window_nodes = WINDOW_NODES_PRIEST if g.kind == KIND_PRIEST else WINDOW_NODES
         self.ctx.root_best = -1
         self.ctx.root = &self.root
         self.ctx.card_lo, self.ctx.card_hi = self.card_lo, self.card_hi
@@ -173,11 +174,14 @@ cdef class Engine:
         self.ctx.abort = 0
         self.stop_flag = 0
 
-    def set_window(self, int width, uint64_t after_nodes=WINDOW_NODES):
+    def set_window(self, int width, long long after_nodes=-1):
         """The driver's window on a dear walk (for measuring and testing it): one search
         settles ``width`` values (1: null-window probes only) once a probe of the walk has
-        cost ``after_nodes`` nodes.  Default: 4 values after 2^24 nodes."""
+        cost ``after_nodes`` nodes (-1: the game's own).  Default: 4 values after 2^24
+        nodes (priest5: 2^20)."""
         self.ctx.window = width if width > 1 else 1
+        if after_nodes < 0:
+            after_nodes = WINDOW_NODES_PRIEST if self.g.kind == KIND_PRIEST else WINDOW_NODES
         self.ctx.window_nodes = after_nodes
 
     def search_window(self, int alpha, int beta):
