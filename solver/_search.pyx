@@ -102,7 +102,7 @@ cdef class Engine:
         worth_levels(g)
         self.ctx.features = features
         self.ctx.window = WINDOW_WIDTH
-        self.ctx.window_nodes = WINDOW_NODES_PRIEST if g.kind == KIND_PRIEST else WINDOW_NODES
+        self.ctx.window_nodes = window_nodes(g)
         self.ctx.root_best = -1
         self.ctx.root = &self.root
         self.ctx.card_lo, self.ctx.card_hi = self.card_lo, self.card_hi
@@ -180,9 +180,7 @@ cdef class Engine:
         cost ``after_nodes`` nodes (-1: the game's own).  Default: 4 values after 2^24
         nodes (priest5: 2^20)."""
         self.ctx.window = width if width > 1 else 1
-        if after_nodes < 0:
-            after_nodes = WINDOW_NODES_PRIEST if self.g.kind == KIND_PRIEST else WINDOW_NODES
-        self.ctx.window_nodes = after_nodes
+        self.ctx.window_nodes = window_nodes(&self.g) if after_nodes < 0 else after_nodes
 
     def search_window(self, int alpha, int beta):
         """(complete, v): the fail-soft search of the root in the window (alpha, beta):

@@ -131,6 +131,21 @@ cdef int spoilers(uint32_t mine, uint32_t others) noexcept nogil:
     return spoiled
 
 
+cdef int cheapest_worth(const Game* g, int k, uint32_t cards, int m) noexcept nogil:
+    """What the cheapest ``m`` of ``cards`` (suit k) are worth (all of them if fewer)."""
+    cdef int w[32]
+    cdef int n = 0, i, total = 0
+    while cards:
+        i = low_bit(cards)
+        cards &= cards - 1
+        w[n] = card_worth(g, k, i)
+        n += 1
+    sort_down(w, n)                          # (largest first: the cheapest at the end)
+    for i in range(n - m if m < n else 0, n):
+        total += w[i]
+    return total
+
+
 cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run,
                            int tricks_left, int* tricks, uint32_t* used) noexcept nogil:
     """What a camp surely takes with the trumps of one of its seats, however low: every
@@ -144,9 +159,8 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
     it can be more: a trump of the others spoils only a lower one, so only as many as can
     each be matched to a lower trump of the seat (``spoilers``); that count relies on the
     ranks of every trump down to the seat's lowest, which go into ``used``."""
-    cdef int p, m, k, r, won, best = 0, total, i, nw, slam = 0, sp, pagat
-    cdef uint32_t mine, others, m_run, theirs = 0
-    cdef int worth[22]
+    cdef int p, m, k, r, won, best = 0, total, i, slam = 0, sp, pagat
+    cdef uint32_t mine, m_run, theirs = 0
     tricks[0] = 0
     if not g.trumps_win:
         return 0
@@ -178,17 +192,7 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
             i = low_bit(m_run)
             m_run &= m_run - 1
             total += card_worth(g, TAROCK, i)
-        others = mine & ~run
-        nw = 0
-        while others:
-            i = low_bit(others)
-            others &= others - 1
-            worth[nw] = card_worth(g, TAROCK, i)
-            nw += 1
-        sort_down(worth, nw)
-        for i in range(nw - (k - r), nw):    # the k - r cheapest of the others
-            if i >= 0:
-                total += worth[i]
+        total += cheapest_worth(g, TAROCK, mine & ~run, k - r)   # the k - r cheapest others
         if g.kind != KIND_FRENCH or tricks_left >= 2:
             total += won * (g.seats - 1) * worth_floor(g)
         if total > best:
@@ -196,21 +200,6 @@ cdef int long_trumps_worth(const Game* g, const State* s, int camp, uint32_t run
         if won > tricks[0]:
             tricks[0] = won
     return best
-
-
-cdef int cheapest_worth(const Game* g, int k, uint32_t cards, int m) noexcept nogil:
-    """What the cheapest ``m`` of ``cards`` (suit k) are worth beyond the floor each."""
-    cdef int w[32]
-    cdef int n = 0, i, total = 0
-    while cards:
-        i = low_bit(cards)
-        cards &= cards - 1
-        w[n] = card_worth(g, k, i) - worth_floor(g)
-        n += 1
-    sort_down(w, n)                          # (largest first: the cheapest at the end)
-    for i in range(n - m if m < n else 0, n):
-        total += w[i]
-    return total
 
 
 cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
@@ -232,7 +221,7 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     ``cashed``: the leader's cards of those rounds, when every round counts (within the
     cap), and the cards of a seat that plays all its cards of the suit in them: they fall
     in the leader's camp's tricks."""
-    cdef int L = s.leader, k, p, j, q, n = 0, i, total = 0, can_trump, threat, excuse_seat = -1
+    cdef int L = s.leader, k, p, j, q, h, n = 0, i, total = 0, can_trump, threat, excuse_seat = -1
     cdef uint32_t mine, live
     cdef int value[56]
     cdef int trumps[MAXSEATS]
@@ -305,8 +294,11 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
             for p in range(g.seats):
                 if p != L and s.hand[p][k]:
                     j = q - (p == excuse_seat)
-                    total += cheapest_worth(g, k, s.hand[p][k], j)
-                    if popcount(s.hand[p][k]) <= j:
+                    h = popcount(s.hand[p][k])
+                    # (the rounds already count the floor for each of its cards)
+                    total += cheapest_worth(g, k, s.hand[p][k], j) - \
+                        (j if j < h else h) * worth_floor(g)
+                    if h <= j:
                         cashed[k] |= s.hand[p][k]
     sort_down(value, n)                      # the best rounds first
     for i in range(n if n < cap else cap):
@@ -351,6 +343,8 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
     run, or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
     cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds = 0
+    # fr: the leader holds the Excuse, which it must still play before the last trick
+    cdef int leader_ex = g.kind == KIND_FRENCH and (s.hand[s.leader][TAROCK] >> EXBIT) & 1
     cdef uint32_t run
     cdef uint32_t cashed[4]
     sure[0] = sure[1] = bouts[0] = bouts[1] = tricks[0] = tricks[1] = 0
@@ -382,7 +376,7 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         # While the Excuse is out the quick tricks stay out of the last trick (the Excuse
         # rules there), and the leader holding it needs a trick after them to play it in.
         # Once it has been played the last trick is a trick like the others.
-        cap = tricks_left - (1 if ex_camp >= 0 else 0) - ((s.hand[s.leader][TAROCK] >> EXBIT) & 1)
+        cap = tricks_left - (1 if ex_camp >= 0 else 0) - leader_ex
     # (no tarock in the quick tricks: they come on top of the trump tricks)
     # (not where only what a camp is forced to take counts: masters it may choose to cash)
     quick = quick_tricks(g, s, cap, used, &rounds, cashed) if not forced_only(g) else 0
@@ -392,9 +386,7 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         for k in range(4):
             own[5 * lead_camp + k] |= cashed[k]
     if run and lead_camp == run_camp and not forced_only(g) and \
-            petit_trapped(g, s, run, tricks_left - rounds -
-                          (2 if g.kind == KIND_FRENCH and (s.hand[s.leader][TAROCK] >> EXBIT) & 1
-                           else 0)):
+            petit_trapped(g, s, run, tricks_left - rounds - 2 * leader_ex):
         # The leader draws the other camp's petit with its run, after its quick tricks
         # (the others keep their tarocks through them: none can ruff, or they are not
         # counted) and before the last trick if it holds the Excuse, which it then leads
@@ -579,6 +571,7 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
     cdef int petit_out = 1, p, petit_camp = -1, narr = 0, narr_camp = -1, sure_camps
     cdef int pab_camp = -1, c
     cdef uint32_t own[10]
+    cdef uint32_t live
     cdef int rest_worth
     cdef int sure[2]
     cdef int sure_bouts[2]
@@ -615,11 +608,12 @@ cdef void bounds(const Game* g, const State* s, int* lo, int* hi, uint32_t* used
                 # takes this: the upper bound made the walk's probes cheaper but the last
                 # window of a whole deal 2.4x dearer (docs/search.md).
                 rest_worth = 0
-                for p in range(g.seats):
+                for c in range(5):
+                    live = 0
+                    for p in range(g.seats):
+                        live |= s.hand[p][c]
                     for k in range(g.nlevels):
-                        for c in range(5):
-                            rest_worth += popcount(s.hand[p][c] & g.level_mask[k][c]) * \
-                                g.level_worth[k]
+                        rest_worth += popcount(live & g.level_mask[k][c]) * g.level_worth[k]
             else:
                 rest_worth = rest if g.kind == KIND_FRENCH else count(g, rest, rest_cards)
             open_tricks[0] = tricks_left - sure_tricks[1]

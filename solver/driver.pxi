@@ -52,6 +52,11 @@ DEF WINDOW_NODES = 1 << 24
 DEF WINDOW_NODES_PRIEST = 1 << 20
 
 
+cdef inline uint64_t window_nodes(const Game* g) noexcept nogil:
+    """The game's own WINDOW_NODES."""
+    return WINDOW_NODES_PRIEST if g.kind == KIND_PRIEST else WINDOW_NODES
+
+
 cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int threads, int guess,
                int has_guess, int known_lo, int known_hi, int* lo_out, int* hi_out) noexcept nogil:
     """The exact value from fail-soft null-window probes; 0 if a limit stopped it (then

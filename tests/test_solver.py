@@ -211,11 +211,7 @@ def test_quick_tricks_with_long_cards(game):
         accept = _long_suit_to_cash if i % 4 < 2 else _long_suit_against_the_excuse
         obj = random_endgame(rng, game, 2 + i % 2, accept=accept,
                              policy=mixed_policy(side_last, side_last, side_last, uniform_policy))
-        pos = parse_position(obj)
-        value = value_of(pos, reference_values(pos))
-        lo, hi, fixed = make_engine(pos, 1).bound_pattern()
-        assert lo <= value <= hi, (obj, lo, value, hi)
-        _check_covered(obj, pos, lo, hi, fixed, rng)
+        _bounds_and_their_pattern_hold(obj, rng)
 
 
 def _honour_to_fall(pos: Position, excuse: bool = False) -> bool:
@@ -257,11 +253,7 @@ def test_quick_tricks_force_honours(game, options):
         excuse = french and i % 2 == 1
         obj = random_endgame(rng, game, 2 + i % 3 // 2, policy=keep_policy(["EX"]),
                              accept=lambda pos: _honour_to_fall(pos, excuse), **options)
-        pos = parse_position(obj)
-        value = value_of(pos, reference_values(pos))
-        lo, hi, fixed = make_engine(pos, 1).bound_pattern()
-        assert lo <= value <= hi, (obj, lo, value, hi)
-        _check_covered(obj, pos, lo, hi, fixed, rng)
+        _bounds_and_their_pattern_hold(obj, rng)
 
 
 def _petit_to_draw(pos: Position) -> bool:
@@ -311,11 +303,17 @@ def test_sure_petit_drawn(game, options):
         accept = _petit_to_draw if i % 4 < 2 or game == "at4" else _petit_to_draw_with_the_excuse
         obj = random_endgame(rng, game, 2 + i % 2, accept=accept,
                              policy=keep_policy(["EX", "T1"]), **options)
-        pos = parse_position(obj)
-        value = value_of(pos, reference_values(pos))
-        lo, hi, fixed = make_engine(pos, 1).bound_pattern()
-        assert lo <= value <= hi, (obj, lo, value, hi)
-        _check_covered(obj, pos, lo, hi, fixed, rng)
+        _bounds_and_their_pattern_hold(obj, rng)
+
+
+def _bounds_and_their_pattern_hold(obj: dict, rng: random.Random) -> None:
+    """The cheap bounds hold the reference value of ``obj``, and the plain search's value of
+    positions their pattern covers."""
+    pos = parse_position(obj)
+    value = value_of(pos, reference_values(pos))
+    lo, hi, fixed = make_engine(pos, 1).bound_pattern()
+    assert lo <= value <= hi, (obj, lo, value, hi)
+    _check_covered(obj, pos, lo, hi, fixed, rng)
 
 
 def _covered(pos: Position, fixed: list[int], rng: random.Random) -> Engine:
