@@ -307,6 +307,57 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     return total
 
 
+cdef int guarded_masters(const Game* g, const State* s, int c, uint32_t* own,
+                         uint32_t* used) noexcept nogil:
+    """fr, at a trick start where camp c is not on lead: what the seat P holding the top
+    trump surely takes with the masters it cannot lead now.  A master of a plain suit X
+    (its highest card still in play) held by P falls in camp c's tricks when every seat
+    of the other camp holding a trump holds a card of X: such a seat loses its cards of
+    X only in tricks of X (void in another suit, it must trump), so none can ruff the
+    first trick of X, and P plays the master there — or leads it as soon as it wins a
+    trick.  P keeps the top trump as long as it may (played, it wins), so it is never
+    stuck with a master alone in a last trick led in another suit: at the trick before
+    it holds the top trump too (its Excuse, if any, played earlier), and any lead then
+    lets it win that trick, with the top trump or a master, and lead the rest after.
+    Returns their worth above the floor (the trick of a master may be one of the camp's
+    trump tricks, already counted with the floor for it); ``own`` gets the masters,
+    ``used`` the top trump and each master (how many cards of each suit, and of tarock,
+    each seat holds is in the coarse key).  Only the first trick of each suit: a second
+    master would fix the owners of every card above it in the table's pattern, which
+    cost more nodes than its bound saved (docs/search.md)."""
+    cdef int p, k, b, top, P = -1, ok, total = 0
+    cdef uint32_t trumps = 0, live
+    for p in range(g.seats):
+        trumps |= s.hand[p][TAROCK] & trump_mask(g)
+    if not trumps:
+        return 0
+    top = top_bit(trumps)
+    for p in range(g.seats):
+        if (s.hand[p][TAROCK] >> top) & 1:
+            P = p
+    if g.camp[P] != c:
+        return 0
+    for k in range(4):
+        if not s.hand[P][k]:
+            continue
+        live = 0
+        for p in range(g.seats):
+            live |= s.hand[p][k]
+        b = top_bit(live)
+        if not (s.hand[P][k] >> b) & 1 or (own[5 * c + k] >> b) & 1:
+            continue
+        ok = 1
+        for p in range(g.seats):
+            if g.camp[p] != c and (s.hand[p][TAROCK] & trump_mask(g)) and not s.hand[p][k]:
+                ok = 0
+        if ok:
+            own[5 * c + k] |= <uint32_t>1 << b
+            used[k] |= <uint32_t>1 << b
+            used[TAROCK] |= <uint32_t>1 << top
+            total += card_worth(g, k, b) - worth_floor(g)
+    return total
+
+
 cdef inline int forced_only(const Game* g) noexcept nogil:
     """Trischaken: every player wants no points, so what a camp could take if it chose to
     bounds nothing; only what it is forced to take counts — its trumps must all be played
@@ -339,7 +390,7 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
     """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
     how many tricks it surely wins (``tricks``); ``own[5 * c + suit]``: the cards that
     surely fall in camp c's tricks (its run; the leader's masters cashed as quick tricks;
-    the petit its run draws).  Returns the camp that surely takes the petit (T1) with its
+    fr: the other camp's guarded masters; the petit its run draws).  Returns the camp that surely takes the petit (T1) with its
     run, or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
     cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds = 0
@@ -385,6 +436,9 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         tricks[lead_camp] += rounds
         for k in range(4):
             own[5 * lead_camp + k] |= cashed[k]
+    if g.kind == KIND_FRENCH:
+        # the other camp's masters, which it cannot lead now
+        sure[1 - lead_camp] += guarded_masters(g, s, 1 - lead_camp, own, used)
     if run and lead_camp == run_camp and not forced_only(g) and \
             petit_trapped(g, s, run, tricks_left - rounds - 2 * leader_ex):
         # The leader draws the other camp's petit with its run, after its quick tricks
