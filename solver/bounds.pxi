@@ -398,8 +398,8 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
     """What each camp surely takes (``sure``, in card_worth units; ``bouts``: fr bouts) and
     how many tricks it surely wins (``tricks``); ``own[5 * c + suit]``: the cards that
     surely fall in camp c's tricks (its run; the leader's masters cashed as quick tricks;
-    fr: the other camp's guarded masters; the petit its run draws).  Returns the camp that surely takes the petit (T1) with its
-    run, or -1."""
+    the other camp's guarded masters; the petit its run draws).  Returns the camp that
+    surely takes the petit (T1) with its run, or -1."""
     cdef int tricks_left = g.tricks - s.trick_no, run_camp = 0, ex_camp = -1, p, quick, cap
     cdef int lead_camp = g.camp[s.leader], petit_camp = -1, c, w, k, rounds = 0
     # fr: the leader holds the Excuse, which it must still play before the last trick
