@@ -307,44 +307,32 @@ cdef int quick_tricks(const Game* g, const State* s, int cap, uint32_t* used,
     return total
 
 
-cdef int guarded_masters(const Game* g, const State* s, int c, uint32_t* own,
+cdef int guarded_masters(const Game* g, const State* s, int c, int top, uint32_t* own,
                          uint32_t* used) noexcept nogil:
-    """At a trick start where camp c is not on lead (a game where tarock is trump): what
-    the seat P holding the top trump surely takes with the masters it cannot lead now.
-    A master of a plain suit X (its highest card still in play) held by P falls in camp
-    c's tricks when every other seat holding a trump holds a card of X.  Such a seat
-    loses its cards of X only in tricks of X (void in another suit, it must play a
-    tarock), so none can ruff the first trick of X — not the other camp, and not a
-    partner either, which would win it and lead — and P plays the master there, or
-    leads it as soon as it wins a trick.  P keeps the top trump as long as it may
-    (played, it wins), so it is never stuck with a master alone in a last trick led in
-    another suit: at the trick before it holds the top trump too (its Excuse or Narr,
+    """At a trick start where camp c is not on lead but holds the run of top trumps
+    (``top``: its highest, see sure_trumps, which also rules out the at4 Trull that
+    would beat the Sküs): what the seat P holding the top trump surely takes with the
+    masters it cannot lead now.  A master of a plain suit X (its highest card still in
+    play) held by P falls in camp c's tricks when every other seat holding a trump holds
+    a card of X.  Such a seat loses its cards of X only in tricks of X (void in another
+    suit, it must play a tarock), so none can ruff the first trick of X — not the other
+    camp, and not a partner either, which would win it and lead — and P plays the master
+    there, or leads it as soon as it wins a trick.  P keeps the top trump as long as it
+    may (played, it wins), so it is never stuck with a master alone in a last trick led
+    in another suit: at the trick before it holds the top trump too (its Excuse or Narr,
     if any, played earlier), and any lead then lets it win that trick, with the top
-    trump or a master, and lead the rest after.  (at4: not while a Trull can go to the
-    other camp's Pagat, which would beat the Sküs.)  Returns their worth above the floor
+    trump or a master, and lead the rest after.  Returns their worth above the floor
     (the trick of a master may be one of the camp's trump tricks, already counted with
     the floor for it); ``own`` gets the masters, ``used`` the top trump and each master
     (how many cards of each suit, and of tarock, each seat holds is in the coarse key).
     Only the first trick of each suit: a second master would fix the owners of every
     card above it in the table's pattern, which cost more nodes than its bound saved
     (docs/search.md)."""
-    cdef int p, k, b, top, P = -1, ok, total = 0, pagat_camp = -1
-    cdef uint32_t trumps = 0, live, tarocks = 0
-    for p in range(g.seats):
-        trumps |= s.hand[p][TAROCK] & trump_mask(g)
-        tarocks |= s.hand[p][TAROCK]
-        if s.hand[p][TAROCK] & 1:
-            pagat_camp = g.camp[p]
-    if not trumps:
-        return 0
-    if g.trull and (tarocks & TRULL) == TRULL and pagat_camp != c:
-        return 0                 # at4: the top trump may lose a Trull trick to their Pagat
-    top = top_bit(trumps)
+    cdef int p, k, b, P = 0, ok, total = 0
+    cdef uint32_t live
     for p in range(g.seats):
         if (s.hand[p][TAROCK] >> top) & 1:
             P = p
-    if g.camp[P] != c:
-        return 0
     for k in range(4):
         if not s.hand[P][k]:
             continue
@@ -444,9 +432,9 @@ cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, in
         tricks[lead_camp] += rounds
         for k in range(4):
             own[5 * lead_camp + k] |= cashed[k]
-    if g.trumps_win and not forced_only(g):
+    if run and run_camp != lead_camp and not forced_only(g):
         # the other camp's masters, which it cannot lead now
-        sure[1 - lead_camp] += guarded_masters(g, s, 1 - lead_camp, own, used)
+        sure[run_camp] += guarded_masters(g, s, run_camp, top_bit(run), own, used)
     if run and lead_camp == run_camp and not forced_only(g) and \
             petit_trapped(g, s, run, tricks_left - rounds - 2 * leader_ex):
         # The leader draws the other camp's petit with its run, after its quick tricks
