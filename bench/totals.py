@@ -67,7 +67,7 @@ def main(argv: list[str]) -> None:
             stopped += not done
             values += lo if done else 0
         print(f"{name}{'' if args.tricks is None else f' ({args.tricks} tricks)'}: "
-              f"{len(positions)} positions, {nodes / 1e6:.2f} M nodes, "
+              f"{len(positions)} positions, {nodes:,} nodes, "
               f"{time.process_time() - started:.2f} s CPU, stopped {stopped}, sum of values {values}",
               flush=True)
 

@@ -367,18 +367,32 @@ cdef int petit_trapped(const Game* g, const State* s, uint32_t run, int room) no
     Pagat) by leading run trumps, each of which wins its trick, until its holder D has
     no other tarock to play (one round more if D holds the Excuse or the Narr, which
     may be played instead once).  ``room``: the tricks that may hold those rounds.
+    The leader leads its run trumps from the top.  A partner holding a higher one may
+    have to play it (fr: it must overtrump; elsewhere when it holds no other tarock):
+    the camp still wins that round, but the partner leads next and may have no run
+    trump to go on with, and D may then ruff its petit safely.  So the rounds sure are
+    the leader's run trumps above every partner's, and one more.
     Every count this uses is in the table's coarse key (each seat's tarocks, the owners
     of the petit and the Excuse); the run's owners are in ``used`` already."""
-    cdef int p, d = -1, need
+    cdef int p, d = -1, need, rounds
+    cdef uint32_t mine = run & s.hand[s.leader][TAROCK], partners = 0
     for p in range(g.seats):
         if s.hand[p][TAROCK] & 1:
             d = p
+        if p != s.leader and g.camp[p] == g.camp[s.leader]:
+            partners |= s.hand[p][TAROCK] & run
     if d < 0 or g.camp[d] == g.camp[s.leader]:
         return 0
     need = popcount(s.hand[d][TAROCK] & trump_mask(g) & ~(<uint32_t>1)) + 1
     if g.excuse != EX_SKUS and (s.hand[d][TAROCK] >> EXBIT) & 1:
         need += 1
-    return need <= room and popcount(run & s.hand[s.leader][TAROCK]) >= need
+    rounds = popcount(mine)
+    if partners:
+        # (the leader's trumps above every partner's run trump, and one more)
+        p = popcount(mine >> (top_bit(partners) + 1)) + 1
+        if p < rounds:
+            rounds = p
+    return need <= room and rounds >= need
 
 
 cdef int sure_for_camps(const Game* g, const State* s, int* sure, int* bouts, int* tricks,

@@ -352,9 +352,11 @@ def test_guarded_masters(game, options):
 
 def _petit_to_draw(pos: Position) -> bool:
     """A trick start where the lowest tarock (fr: the petit; at4, priest5: the Pagat) is in
-    a hand of the camp not on lead, and the leader's tarocks above all of that camp's are
-    as many as its holder can answer a run trump with before it must give it up, or one
-    fewer: the two sides of the count the bounds rely on."""
+    a hand of the camp not on lead, and the rounds the leader can surely draw trumps in
+    are as many as its holder can answer a run trump with before it must give it up, or
+    one fewer: the two sides of the count the bounds rely on.  Those rounds: the leader's
+    tarocks above all of that camp's, but no more than those above every partner's, and
+    one (a partner holding a higher one may have to overtake it and lead)."""
     if pos.trick:
         return False
     camp, lead = pos.contract.camp, pos.leader
@@ -367,6 +369,10 @@ def _petit_to_draw(pos: Position) -> bool:
         return [rank(c) for c in hand if is_trump(c) or (skus and c == card("EX"))]
     theirs = [r for seat, h in enumerate(pos.held) if camp[seat] != camp[lead] for r in tarocks(h)]
     run = sum(1 for r in tarocks(pos.held[lead]) if r > max(theirs))
+    partners = [r for seat, h in enumerate(pos.held) if seat != lead and camp[seat] == camp[lead]
+                for r in tarocks(h)]
+    if partners:
+        run = min(run, sum(1 for r in tarocks(pos.held[lead]) if r > max(partners)) + 1)
     held = pos.held[holder[0]]
     answers = len(tarocks(held)) - 1 + (not skus and card("EX") in held)
     return run in (answers, answers + 1)
@@ -376,6 +382,36 @@ def _petit_to_draw_with_the_excuse(pos: Position) -> bool:
     """The same with the Excuse (or the Narr) in the petit's hand or the leader's."""
     return _petit_to_draw(pos) and any(card("EX") in pos.held[seat] for seat in
                                        [pos.leader] + [s for s, h in enumerate(pos.held) if card("T1") in h])
+
+
+# fr4, the defenders' run split: seat 0 leads T20 or T19, its partner must overtrump with
+# T21 and then leads a heart, which the taker ruffs with the petit (seat 0 must follow).
+# The petit is not sure to fall to the run; claiming it gave -106 where the value is -96.
+PETIT_PARTNER_OVERTRUMPS = {
+    "game": "fr4", "first": 1,
+    "hands": [
+        ["T20", "T19", "2H", "9H", "QD", "T8", "3D", "T7", "QH", "8C", "QS", "5H", "9D",
+         "T11", "7C", "T16", "EX", "T14"],
+        ["T1", "T5", "KC", "JS", "5S", "T4", "T17", "10H", "10D", "JC", "2D", "1C", "2C",
+         "T2", "6H", "KH", "T12", "10S"],
+        ["T21", "3H", "4H", "4C", "KD", "8H", "T18", "10C", "T6", "T10", "8S", "T13", "6C",
+         "1H", "6D", "JH", "7S", "5D"],
+        ["1S", "2S", "3S", "T9", "NC", "8D", "9C", "4S", "6S", "5C", "T15", "1D", "ND", "4D",
+         "9S", "KS", "NH", "T3"]],
+    "played": ["T17", "T18", "T15", "EX", "JH", "NH", "9H", "6H", "4S", "QS", "5S", "8S", "T7",
+               "T12", "T13", "T9", "1H", "T3", "QH", "KH", "4D", "9D", "10D", "6D", "2C", "6C",
+               "9C", "8C", "8D", "3D", "2D", "5D", "NC", "7C", "1C", "4C", "5C", "T11", "JC",
+               "10C", "T8", "T2", "T10", "ND", "8H", "1D", "5H", "10H", "JS", "7S", "9S", "T16",
+               "QD", "T4", "KD", "6S", "10S", "T6", "KS", "T14"],
+    "contract": {"taker": 1, "bid": "garde", "dog": ["QC", "7D", "NS", "JD", "3C", "7H"]}}
+
+
+def test_petit_drawn_partner_overtrumps():
+    """The rounds the leader draws trumps in end where a partner may have to overtake its
+    run trump (PETIT_PARTNER_OVERTRUMPS): counting all the leader's run trumps claims the
+    petit here and gives a wrong value (it did before the fix)."""
+    _bounds_and_their_pattern_hold(PETIT_PARTNER_OVERTRUMPS, random.Random(11))
+    check(PETIT_PARTNER_OVERTRUMPS)
 
 
 PETIT_CASES = [("fr4", {}), ("fr3", {}), ("fr5", {}), ("priest5", {}),
