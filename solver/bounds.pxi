@@ -374,7 +374,7 @@ cdef int petit_trapped(const Game* g, const State* s, uint32_t run, int room) no
     the leader's run trumps above every partner's, and one more.
     Every count this uses is in the table's coarse key (each seat's tarocks, the owners
     of the petit and the Excuse); the run's owners are in ``used`` already."""
-    cdef int p, d = -1, need, rounds
+    cdef int p, d = -1, need, rounds, safe
     cdef uint32_t mine = run & s.hand[s.leader][TAROCK], partners = 0
     for p in range(g.seats):
         if s.hand[p][TAROCK] & 1:
@@ -388,10 +388,11 @@ cdef int petit_trapped(const Game* g, const State* s, uint32_t run, int room) no
         need += 1
     rounds = popcount(mine)
     if partners:
-        # (the leader's trumps above every partner's run trump, and one more)
-        p = popcount(mine >> (top_bit(partners) + 1)) + 1
-        if p < rounds:
-            rounds = p
+        # the leader's trumps above every partner's run trump, then the one a partner
+        # may overtake (the camp wins that round too)
+        safe = popcount(mine >> (top_bit(partners) + 1)) + 1
+        if safe < rounds:
+            rounds = safe
     return need <= room and rounds >= need
 
 
