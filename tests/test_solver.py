@@ -334,9 +334,11 @@ def test_guarded_masters(game, options):
     both sides of each condition.  Counting them although another seat with a trump is
     void in the suit (of the other camp; a partner: see the next test), or although the
     seat lacks the top trump, claims points that are not sure (each was tried: each fails
-    here).  The at4 Trull against the Sküs is drawn as well (3 tricks), but no drawn
-    position has yet shown that clause needed (3,000 tried without it): it rests on the
-    rule.  Endgames of 2-3 tricks, some with the Excuse (the Narr, the Trull) kept; and
+    here).  The at4 Trull against the Sküs is drawn as well (3 tricks): the masters
+    count only with the run of top trumps, which a Trull that can go to the other camp's
+    Pagat denies (dropping that clause of sure_trumps fails test_cheap_bounds_hold and
+    test_sure_petit_drawn for at4; no position drawn here has needed it for the masters
+    alone).  Endgames of 2-3 tricks, some with the Excuse (the Narr, the Trull) kept; and
     positions the bounds' pattern covers."""
     rng = random.Random(zlib.crc32(f"guarded-{game}-{options}".encode()))
     at4 = game == "at4"
