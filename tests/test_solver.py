@@ -492,6 +492,153 @@ def test_petit_drawn_split_run(game, options):
         done += 1
 
 
+def _slam_in_progress(pos: Position, rng: random.Random, camp: int, shape: str):
+    """The engine state of ``pos`` (a French trick start, the Excuse live) as if ``camp``
+    had won every trick so far — the slam case, which random play never reaches (none in
+    hundreds of endgames played with slam_policy) — with the live cards dealt anew: the
+    Excuse to ``camp``, and the trumps by ``shape``: "top" (the top trump to the other
+    camp), "all" (every trump to the other camp), "petit" (the lowest trumps, the petit
+    among them, to one seat of the other camp, the rest to that camp too) or "any".  The leader is one of ``camp``'s
+    seats.  Returns the engine parameters (nothing to replay), or None."""
+    rules, seats = pos.rules, len(pos.held)
+    ex = code_of(rules, card("EX"))
+    live = [code_of(rules, c) for h in pos.held for c in h]
+    trumps = sorted(c for c in live if c >> 5 == 4 and c != ex)
+    ours = [s for s in range(seats) if pos.contract.camp[s] == camp]
+    theirs = [s for s in range(seats) if pos.contract.camp[s] != camp]
+    if ex not in live or not trumps or not ours or not theirs or \
+            any(c == card("T1") for c in pos.played[-seats:]):   # (no petit au bout so far)
+        return None
+    owner = {ex: rng.choice(ours)}
+    if shape == "top":
+        owner[trumps[-1]] = rng.choice(theirs)
+    elif shape == "all":
+        owner.update((c, rng.choice(theirs)) for c in trumps)
+    elif shape == "petit":
+        holder = rng.choice(theirs)
+        owner.update((c, holder) for c in trumps[:len(pos.held[0])])
+        owner.update((c, rng.choice(theirs)) for c in trumps[len(pos.held[0]):])
+    n = len(pos.held[0])
+    new: list[list[int]] = [[] for _ in range(seats)]
+    for c, seat in owner.items():
+        new[seat].append(c)
+    if any(len(h) > n for h in new):
+        return None
+    pool = [c for c in live if c not in owner]
+    rng.shuffle(pool)
+    for seat in range(seats):
+        while len(new[seat]) < n:
+            new[seat].append(pool.pop())
+    params = engine_params(pos)
+    state = params["state"]
+    state["hand"] = [[0] * 5 for _ in range(seats)]
+    for seat in range(seats):
+        for c in new[seat]:
+            state["hand"][seat][c >> 5] |= 1 << (c & 31)
+    played = [code_of(rules, c) for c in pos.played]
+    state["leader"] = rng.choice(ours)
+    state["trick_no"] = len(pos.played) // seats
+    state["tricks"] = [0, 0]
+    state["tricks"][camp] = len(pos.played) // seats
+    state["pts"][camp] += sum(rules.points[c] for c in pos.played)
+    state["cards"][camp] += len(pos.played)
+    state["bouts"][camp] += sum(1 for c in played if c in (ex, code_of(rules, card("T1")),
+                                                            code_of(rules, card("T21"))))
+    return params
+
+
+@pytest.mark.parametrize("game", ["fr4", "fr3", "fr5"])
+def test_slam_in_progress(game):
+    """One camp has won every trick so far and the other holds the Excuse, which wins the
+    last trick for a camp that has won them all (_slam_in_progress): the cheap bounds hold
+    the plain search's value, and the full search finds it and every card's value.  Each
+    slam clause of the bounds was dropped in turn (sure_trumps' run against the Excuse,
+    long_trumps_worth's trick the Excuse may spoil, sure_petit_au_bout's last trick): each
+    fails here, and none failed any other test."""
+    rng = random.Random(zlib.crc32(f"slam-in-progress-{game}".encode()))
+    done = 0
+    while done < 150 * SCALE:
+        obj = random_endgame(rng, game, 1 + done % 4, policy=keep_policy(["EX"]))
+        pos = parse_position(obj)
+        params = None if pos.trick else \
+            _slam_in_progress(pos, rng, done % 2, ("top", "all", "petit", "any")[done // 2 % 4])
+        if params is None:
+            continue
+        full, plain = Engine(params, TT_MB), Engine(params, TT_MB, 0)
+        value = plain.value()
+        lo, hi, _ = full.bound_pattern()
+        assert value[0] and lo <= value[1] <= hi, (obj, params, lo, value, hi)
+        assert full.value() == value, (obj, params)
+        for code in plain.legal_codes():
+            assert full.child_value(code) == plain.child_value(code), (obj, params, code)
+        done += 1
+
+
+def _excuse_and_masters(pos: Position, rng: random.Random) -> dict | None:
+    """The live cards of ``pos`` (a French trick start, the Excuse live) dealt anew: the
+    leader gets the Excuse and the top cards of the longest live plain suit, the other
+    seats as many cards of that suit as there are (so they must follow), then the rest at
+    random.  The leader cannot cash all its masters and still play the Excuse before the
+    last trick: the cap on the quick tricks' rounds.  Returns the engine parameters (the
+    played cards to replay as they were), or None."""
+    rules, seats, lead = pos.rules, len(pos.held), pos.leader
+    ex = code_of(rules, card("EX"))
+    live = [code_of(rules, c) for h in pos.held for c in h]
+    n = len(pos.held[lead])
+    suits = [[c for c in live if c >> 5 == k] for k in range(4)]
+    longest = sorted(max(suits, key=len), reverse=True)
+    if ex not in live or n < 2 or len(longest) < n:
+        return None
+    new: list[list[int]] = [[] for _ in range(seats)]
+    new[lead] = [ex] + longest[:n - 1]
+    rest = longest[n - 1:]
+    others = [s for s in range(seats) if s != lead]
+    for i, c in enumerate(rest[:(n * len(others))]):
+        new[others[i % len(others)]].append(c)
+    pool = [c for c in live if c not in new[lead] and c not in rest] + rest[n * len(others):]
+    rng.shuffle(pool)
+    for seat in others:
+        while len(new[seat]) < n:
+            new[seat].append(pool.pop())
+    params = engine_params(pos)
+    hands = params["state"]["hand"]
+    for seat, held in enumerate(pos.held):
+        for c in held:
+            code = code_of(rules, c)
+            hands[seat][code >> 5] &= ~(1 << (code & 31))
+        for code in new[seat]:
+            hands[seat][code >> 5] |= 1 << (code & 31)
+    return params
+
+
+@pytest.mark.parametrize("game", ["fr4", "fr3", "fr5"])
+def test_quick_tricks_leave_room_for_the_excuse(game):
+    """The leader holds the Excuse and masters the others must follow
+    (_excuse_and_masters): the quick tricks count only the rounds that leave a trick for
+    the Excuse before the last.  The cheap bounds hold the plain search's value, and the
+    full search finds it and every card's value; counting every round (the cap dropped)
+    fails here, and failed no other test."""
+    rng = random.Random(zlib.crc32(f"excuse-and-masters-{game}".encode()))
+    done = 0
+    while done < 150 * SCALE:
+        obj = random_endgame(rng, game, 2 + done % 3, policy=keep_policy(["EX"]))
+        pos = parse_position(obj)
+        params = None if pos.trick else _excuse_and_masters(pos, rng)
+        if params is None:
+            continue
+        full, plain = Engine(params, TT_MB), Engine(params, TT_MB, 0)
+        for c in pos.played:
+            full.play(code_of(pos.rules, c))
+            plain.play(code_of(pos.rules, c))
+        value = plain.value()
+        lo, hi, _ = full.bound_pattern()
+        assert value[0] and lo <= value[1] <= hi, (obj, params, lo, value, hi)
+        assert full.value() == value, (obj, params)
+        for code in plain.legal_codes():
+            assert full.child_value(code) == plain.child_value(code), (obj, params, code)
+        done += 1
+
+
 PETIT_CASES = [("fr4", {}), ("fr3", {}), ("fr5", {}), ("priest5", {}),
                ("at4", AT4_FAMILIES["trump point game"]), ("at4", AT4_FAMILIES["standard counting"])]
 
