@@ -416,6 +416,23 @@ def test_petit_drawn_partner_overtrumps():
     check(PETIT_PARTNER_OVERTRUMPS)
 
 
+def _full_equals_plain(obj: dict, params: dict, played: list[int]) -> None:
+    """At the engine state ``params`` after ``played``: the cheap bounds (at a trick start)
+    hold the plain search's value, and the full search finds that value and every card's
+    value as the plain search does.  For states dealt or set up directly, which the
+    exhaustive reference (it needs a legal history) cannot read."""
+    full, plain = Engine(params, TT_MB), Engine(params, TT_MB, 0)
+    for code in played:
+        full.play(code)
+        plain.play(code)
+    value = plain.value()
+    lo, hi, _ = full.bound_pattern()
+    assert value[0] and lo <= value[1] <= hi, (obj, params, lo, value, hi)
+    assert full.value() == value, (obj, params)
+    for code in plain.legal_codes():
+        assert full.child_value(code) == plain.child_value(code), (obj, params, code)
+
+
 def _split_run(pos: Position, rng: random.Random) -> tuple[dict, list[int]] | None:
     """The live cards of ``pos`` (a trick start) dealt anew, each seat keeping as many:
     the top tarock to a partner P of the leader, the next two or three to the leader, the
@@ -478,17 +495,7 @@ def test_petit_drawn_split_run(game, options):
         dealt = _split_run(pos, rng) if not pos.trick else None
         if dealt is None:
             continue
-        params, played = dealt
-        full, plain = Engine(params, TT_MB), Engine(params, TT_MB, 0)
-        for code in played:
-            full.play(code)
-            plain.play(code)
-        value = plain.value()
-        lo, hi, _ = full.bound_pattern()
-        assert value[0] and lo <= value[1] <= hi, (obj, params, lo, value, hi)
-        assert full.value() == value, (obj, params)
-        for code in plain.legal_codes():
-            assert full.child_value(code) == plain.child_value(code), (obj, params, code)
+        _full_equals_plain(obj, *dealt)
         done += 1
 
 
@@ -564,13 +571,7 @@ def test_slam_in_progress(game):
             _slam_in_progress(pos, rng, done % 2, ("top", "all", "petit", "any")[done // 2 % 4])
         if params is None:
             continue
-        full, plain = Engine(params, TT_MB), Engine(params, TT_MB, 0)
-        value = plain.value()
-        lo, hi, _ = full.bound_pattern()
-        assert value[0] and lo <= value[1] <= hi, (obj, params, lo, value, hi)
-        assert full.value() == value, (obj, params)
-        for code in plain.legal_codes():
-            assert full.child_value(code) == plain.child_value(code), (obj, params, code)
+        _full_equals_plain(obj, params, [])
         done += 1
 
 
@@ -626,16 +627,7 @@ def test_quick_tricks_leave_room_for_the_excuse(game):
         params = None if pos.trick else _excuse_and_masters(pos, rng)
         if params is None:
             continue
-        full, plain = Engine(params, TT_MB), Engine(params, TT_MB, 0)
-        for c in pos.played:
-            full.play(code_of(pos.rules, c))
-            plain.play(code_of(pos.rules, c))
-        value = plain.value()
-        lo, hi, _ = full.bound_pattern()
-        assert value[0] and lo <= value[1] <= hi, (obj, params, lo, value, hi)
-        assert full.value() == value, (obj, params)
-        for code in plain.legal_codes():
-            assert full.child_value(code) == plain.child_value(code), (obj, params, code)
+        _full_equals_plain(obj, params, [code_of(pos.rules, c) for c in pos.played])
         done += 1
 
 
