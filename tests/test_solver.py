@@ -433,6 +433,20 @@ def _full_equals_plain(obj: dict, params: dict, played: list[int]) -> None:
         assert full.child_value(code) == plain.child_value(code), (obj, params, code)
 
 
+def _with_live_cards(pos: Position, new: list[list[int]]) -> dict:
+    """The engine parameters of ``pos`` with the live cards (codes) held as ``new`` says,
+    seat by seat; the played cards stay where they were, to replay."""
+    params = engine_params(pos)
+    hands = params["state"]["hand"]
+    for seat, held in enumerate(pos.held):
+        for c in held:
+            code = code_of(pos.rules, c)
+            hands[seat][code >> 5] &= ~(1 << (code & 31))
+        for code in new[seat]:
+            hands[seat][code >> 5] |= 1 << (code & 31)
+    return params
+
+
 def _split_run(pos: Position, rng: random.Random) -> tuple[dict, list[int]] | None:
     """The live cards of ``pos`` (a trick start) dealt anew, each seat keeping as many:
     the top tarock to a partner P of the leader, the next two or three to the leader, the
@@ -446,8 +460,6 @@ def _split_run(pos: Position, rng: random.Random) -> tuple[dict, list[int]] | No
     camp, lead = pos.contract.camp, pos.leader
     partners = [s for s in range(len(camp)) if s != lead and camp[s] == camp[lead]]
     others = [s for s in range(len(camp)) if camp[s] != camp[lead]]
-    params = engine_params(pos)
-    hands = params["state"]["hand"]
     played = [code_of(pos.rules, c) for c in pos.played]
     live = [code_of(pos.rules, c) for h in pos.held for c in h]
     trump_bits = 0x3FFFFF if pos.game == "at4" else 0x1FFFFF    # (at4: the Sküs on top)
@@ -469,13 +481,7 @@ def _split_run(pos: Position, rng: random.Random) -> tuple[dict, list[int]] | No
             return None
         while len(new[seat]) < n:
             new[seat].append(pool.pop())
-    for seat, h in enumerate(pos.held):
-        for c in h:
-            code = code_of(pos.rules, c)
-            hands[seat][code >> 5] &= ~(1 << (code & 31))
-        for code in new[seat]:
-            hands[seat][code >> 5] |= 1 << (code & 31)
-    return params, played
+    return _with_live_cards(pos, new), played
 
 
 @pytest.mark.parametrize("game,options", GUARD_CASES[:1] + GUARD_CASES[2:],
@@ -601,15 +607,7 @@ def _excuse_and_masters(pos: Position, rng: random.Random) -> dict | None:
     for seat in others:
         while len(new[seat]) < n:
             new[seat].append(pool.pop())
-    params = engine_params(pos)
-    hands = params["state"]["hand"]
-    for seat, held in enumerate(pos.held):
-        for c in held:
-            code = code_of(rules, c)
-            hands[seat][code >> 5] &= ~(1 << (code & 31))
-        for code in new[seat]:
-            hands[seat][code >> 5] |= 1 << (code & 31)
-    return params
+    return _with_live_cards(pos, new)
 
 
 @pytest.mark.parametrize("game", ["fr4", "fr3", "fr5"])
