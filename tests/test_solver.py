@@ -24,6 +24,8 @@ from atout.position import Position, parse_position
 from atout.solver import Engine, make_engine, solve
 from atout.solver.params import card_of_code, code_of, engine_params
 
+from dealt import (covered, full_equals_plain, pattern_covers, probe_pattern_holds,
+                   with_live_cards)
 from deals import keep_policy, mixed_policy, random_endgame, slam_policy, uniform_policy
 from reference import maximizing, reference_values
 
@@ -416,44 +418,6 @@ def test_petit_drawn_partner_overtrumps():
     check(PETIT_PARTNER_OVERTRUMPS)
 
 
-def _full_equals_plain(obj: dict, params: dict, played: list[int],
-                       prefix: list[int] = ()) -> None:
-    """At the engine state ``params`` after ``played`` (a trick start): the cheap bounds
-    hold the plain search's value; then after the cards ``prefix`` of the next trick, the
-    full search finds the value and every card's value as the plain search does.  For
-    states dealt or set up directly, which the exhaustive reference (it needs a legal
-    history) cannot read."""
-    full, plain = Engine(params, TT_MB), Engine(params, TT_MB, 0)
-    for code in played:
-        full.play(code)
-        plain.play(code)
-    value = plain.value()
-    lo, hi, _ = full.bound_pattern()
-    assert value[0] and lo <= value[1] <= hi, (obj, params, lo, value, hi)
-    if prefix:
-        for code in prefix:
-            full.play(code)
-            plain.play(code)
-        value = plain.value()
-    assert full.value() == value, (obj, params)
-    for code in plain.legal_codes():
-        assert full.child_value(code) == plain.child_value(code), (obj, params, code)
-
-
-def _with_live_cards(pos: Position, new: list[list[int]]) -> dict:
-    """The engine parameters of ``pos`` with the live cards (codes) held as ``new`` says,
-    seat by seat; the played cards stay where they were, to replay."""
-    params = engine_params(pos)
-    hands = params["state"]["hand"]
-    for seat, held in enumerate(pos.held):
-        for c in held:
-            code = code_of(pos.rules, c)
-            hands[seat][code >> 5] &= ~(1 << (code & 31))
-        for code in new[seat]:
-            hands[seat][code >> 5] |= 1 << (code & 31)
-    return params
-
-
 def _split_run(pos: Position, rng: random.Random) -> tuple[dict, list[int]] | None:
     """The live cards of ``pos`` (a trick start) dealt anew, each seat keeping as many:
     the top tarock to a partner P of the leader, the next two or three to the leader, the
@@ -488,7 +452,7 @@ def _split_run(pos: Position, rng: random.Random) -> tuple[dict, list[int]] | No
             return None
         while len(new[seat]) < n:
             new[seat].append(pool.pop())
-    return _with_live_cards(pos, new), played
+    return with_live_cards(pos, new), played
 
 
 @pytest.mark.parametrize("game,options", GUARD_CASES[:1] + GUARD_CASES[2:],
@@ -508,98 +472,7 @@ def test_petit_drawn_split_run(game, options):
         dealt = _split_run(pos, rng) if not pos.trick else None
         if dealt is None:
             continue
-        _full_equals_plain(obj, *dealt)
-        done += 1
-
-
-SKUS, MOND, PAGAT = 4 * 32 + 21, 4 * 32 + 20, 4 * 32 + 0     # at4 codes
-
-
-def _deal_around(pos: Position, rng: random.Random, fixed: dict[int, list[int]],
-                 voids: dict[int, list[int]]) -> dict | None:
-    """The live cards of ``pos`` dealt anew, each seat keeping as many: ``fixed`` {seat:
-    codes} where it says, the rest at random, no seat getting a suit ``voids`` {seat:
-    suits} denies it.  The engine parameters, or None where no such deal was found."""
-    live = [code_of(pos.rules, c) for h in pos.held for c in h]
-    placed = [c for cs in fixed.values() for c in cs]
-    counts = [len(h) for h in pos.held]
-    if not set(placed) <= set(live) or any(len(fixed.get(s, [])) > counts[s] for s in fixed):
-        return None
-    for _ in range(20):
-        pool = [c for c in live if c not in placed]
-        rng.shuffle(pool)
-        new = [list(fixed.get(s, [])) for s in range(len(counts))]
-        for seat in sorted(range(len(counts)), key=lambda s: -len(voids.get(s, []))):
-            while len(new[seat]) < counts[seat]:
-                pick = next((c for c in pool if c >> 5 not in voids.get(seat, [])), None)
-                if pick is None:
-                    break
-                pool.remove(pick)
-                new[seat].append(pick)
-        if all(len(new[s]) == counts[s] for s in range(len(counts))):
-            return _with_live_cards(pos, new)
-    return None
-
-
-def _trull_trick(pos: Position, rng: random.Random, shape: str):
-    """An at4 trick start dealt anew (_deal_around) so that the trick about to be played
-    looks settled by rank and is not: the seat C third to play, void in tarock, must
-    discard with the two top cards of a suit in hand (one group of adjacent cards, whose
-    points differ), and which one the search may keep depends on who wins the trick.
-    Returns the engine parameters, the played codes and the first cards of the trick, or
-    None where the position cannot be dealt so.
-
-    ``trull``: the leader A leads the Sküs, B plays the Mond, D of the other camp holds
-    the Pagat — which wins the trick (the Trull), not the Sküs.
-    ``trull_own``: A leads the Sküs, B of the other camp plays the Pagat, and D of A's
-    camp holds no tarock but the Mond, which it must play: the Trull again, for B.
-    ``skus``: A leads its highest tarock but the Sküs, B is void in tarock, and D of the
-    other camp holds the Sküs, which beats it."""
-    camp, a = pos.contract.camp, pos.leader
-    b, c, d = (a + 1) % 4, (a + 2) % 4, (a + 3) % 4
-    live = [code_of(pos.rules, x) for h in pos.held for x in h]
-    played = [code_of(pos.rules, x) for x in pos.played]
-    runs = []
-    for k in range(4):
-        held = sorted(x for x in live if x >> 5 == k)
-        if len(held) >= 2:
-            runs.append(held[-2:])
-    if not runs or SKUS not in live:
-        return None
-    run = rng.choice(runs)
-    if shape == "trull" and camp[d] != camp[a]:
-        fixed, prefix, voids = {a: [SKUS], b: [MOND], c: run, d: [PAGAT]}, [SKUS, MOND], {c: [4]}
-    elif shape == "trull_own" and camp[d] == camp[a] != camp[b]:
-        fixed, prefix, voids = {a: [SKUS], b: [PAGAT], c: run, d: [MOND]}, [SKUS, PAGAT], {c: [4], d: [4]}
-    elif shape == "skus" and camp[d] != camp[a]:
-        tarocks = sorted(x for x in live if x >> 5 == 4 and x not in (SKUS, MOND, PAGAT))
-        if not tarocks:
-            return None
-        fixed, prefix, voids = {a: [tarocks[-1]], c: run, d: [SKUS]}, [tarocks[-1]], {b: [4], c: [4]}
-    else:
-        return None
-    params = _deal_around(pos, rng, fixed, voids)
-    return None if params is None else (params, played, prefix)
-
-
-@pytest.mark.parametrize("shape", ["trull", "trull_own", "skus"])
-def test_trull_and_skus_unsettle_a_trick(shape):
-    """A trick an at4 seat discards into looks won by rank but is not (_trull_trick): the
-    full search finds the value and every card's value the plain search does.  A trick
-    is settled early (moves.pxi, settled_camp) only if the Trull cannot fall in it —
-    whichever camp holds its cards — and no later seat of the other camp holds the Sküs;
-    dropping either clause fails here within the first 25 positions, and failed no other
-    test."""
-    rng = random.Random(zlib.crc32(f"trull-trick-{shape}".encode()))
-    done = 0
-    while done < 100 * SCALE:
-        obj = random_endgame(rng, "at4", 3 + done % 3, bid=["solorufer", "dreier", "farbendreier"][done % 3],
-                             policy=keep_policy(["EX", "T21", "T1"]))
-        pos = parse_position(obj)
-        dealt = None if pos.trick else _trull_trick(pos, rng, shape)
-        if dealt is None:
-            continue
-        _full_equals_plain(obj, *dealt)
+        full_equals_plain(obj, *dealt)
         done += 1
 
 
@@ -675,7 +548,7 @@ def test_slam_in_progress(game):
             _slam_in_progress(pos, rng, done % 2, ("top", "all", "petit", "any")[done // 2 % 4])
         if params is None:
             continue
-        _full_equals_plain(obj, params, [])
+        full_equals_plain(obj, params, [])
         done += 1
 
 
@@ -705,7 +578,7 @@ def _excuse_and_masters(pos: Position, rng: random.Random) -> dict | None:
     for seat in others:
         while len(new[seat]) < n:
             new[seat].append(pool.pop())
-    return _with_live_cards(pos, new)
+    return with_live_cards(pos, new)
 
 
 @pytest.mark.parametrize("game", ["fr4", "fr3", "fr5"])
@@ -723,7 +596,7 @@ def test_quick_tricks_leave_room_for_the_excuse(game):
         params = None if pos.trick else _excuse_and_masters(pos, rng)
         if params is None:
             continue
-        _full_equals_plain(obj, params, [code_of(pos.rules, c) for c in pos.played])
+        full_equals_plain(obj, params, [code_of(pos.rules, c) for c in pos.played])
         done += 1
 
 
@@ -760,25 +633,9 @@ def _bounds_and_their_pattern_hold(obj: dict, rng: random.Random) -> None:
 
 
 def _covered(pos: Position, fixed: list[int], rng: random.Random) -> Engine:
-    """An engine at a position that a table entry with the pattern ``fixed`` covers: the
-    live plain cards of each suit outside ``fixed`` dealt anew among their holders, each
-    seat keeping as many of them (the coarse key); the played cards stay where they were."""
-    params = engine_params(pos)
-    played = [code_of(pos.rules, c) for c in pos.played]
-    hands = params["state"]["hand"]
-    for k in range(5):
-        free = [(seat, b) for seat in range(len(hands)) for b in range(32)
-                if hands[seat][k] >> b & 1 and not fixed[k] >> b & 1 and params["cls"][k][b] == 0
-                and k * 32 + b not in played]
-        seats = [seat for seat, _ in free]
-        rng.shuffle(seats)
-        for (old, b), new in zip(free, seats):
-            hands[old][k] &= ~(1 << b)
-            hands[new][k] |= 1 << b
-    engine = Engine(params, 8, 0)              # the plain search: exact, shares nothing
-    for code in played:
-        engine.play(code)
-    return engine
+    """A plain engine at a position that a table entry with the pattern ``fixed`` covers
+    (tests/dealt.py, ``covered``)."""
+    return covered(engine_params(pos), [code_of(pos.rules, c) for c in pos.played], fixed, rng)
 
 
 def _check_covered(obj: dict, pos: Position, lo: int, hi: int, fixed: list[int],
@@ -902,7 +759,7 @@ def test_dealt_regressions():
     dealt anew, which the exhaustive reference cannot read — the history need not fit the
     new hands) where the partition search once went wrong, against the plain search: the
     value, every card's value, and the root probe's fail-soft bound at the value and just
-    above it.
+    above it, there and in positions its pattern covers.
 
     priest5-plain-card-in-an-honours-run: a run of adjacent cards whose points differ,
     played as one card where its trick is settled, must be honours only — a plain card's
@@ -910,28 +767,46 @@ def test_dealt_regressions():
     values.
     fr4-overtrump-on-a-plain-lead: a seat void in the led plain suit must overtrump, so
     its highest trump is relevant there as on a trump lead; without it the probe "at least
-    the value?" answered no."""
+    the value?" answered no.
+    at4-colour-rufer-group-wins-its-trick: a group of equal cards that won its trick by
+    rank must stay a group in the pattern (below); without it a too general entry gave
+    one card 151 where it is worth 148.
+
+    The entries with ``covered`` also name a position the weakened search's pattern
+    covered and where its bound failed; the pattern of the search as it is must either
+    not cover it or hold there:
+    at4-colour-game-tarock-group-over-the-lead: a group of equal tarocks that won its
+    trick by rank must stay a group — the trick's own cards say so, not the rest of the
+    search, which never sees the played card.
+    trischaken-group-beside-a-master: the lowest card of each move's group must travel
+    with the move when the moves are sorted, or the wrong card is kept in the pattern.
+    fr5-excuse-led-then-a-trump: after the Excuse the led suit is the second card's, and
+    the overtrump rule (and so the trump to beat) follows from it."""
     path = os.path.join(os.path.dirname(__file__), "data", "dealt_regressions.jsonl")
     with open(path) as f:
         for line in f:
             entry = json.loads(line)
-            obj, pos = entry["position"], parse_position(entry["position"])
-            params = _with_live_cards(pos, [[code_of(pos.rules, card(t)) for t in held]
-                                            for held in entry["live"]])
+            pos = parse_position(entry["position"])
+            params = with_live_cards(pos, [[code_of(pos.rules, card(t)) for t in held]
+                                           for held in entry["live"]])
             played = [code_of(pos.rules, c) for c in pos.played]
-            _full_equals_plain(entry["name"], params, played)
-            plain = Engine(params, TT_MB, 0)
-            for code in played:
-                plain.play(code)
-            value = plain.value()[1]
-            for target in (value, value + 1):
-                full = Engine(params, TT_MB)
+            full_equals_plain(entry["name"], params, played)
+            probe_pattern_holds(entry["name"], params, played, random.Random(0))
+            for case in entry.get("covered", []):
+                # a position the weakened search's pattern covered, where its bound failed
+                probe = Engine(params, TT_MB)
                 for code in played:
-                    full.play(code)
-                bound, _ = full.search_pattern(target)
-                # fail-soft: a "no" bounds the value from above, a "yes" from below
-                assert value <= bound if bound < target else value >= bound, \
-                    (entry["name"], target, bound, value)
+                    probe.play(code)
+                bound, fixed = probe.search_pattern(case["target"])
+                other = with_live_cards(pos, [[code_of(pos.rules, card(t)) for t in held]
+                                              for held in case["live"]])
+                if pattern_covers(params, other, fixed):
+                    there = Engine(other, TT_MB, 0)
+                    for code in played:
+                        there.play(code)
+                    value = there.value()[1]
+                    assert value >= bound if bound >= case["target"] else value <= bound, \
+                        (entry["name"], case, bound, fixed, value)
 
 
 def test_bound_regressions():
