@@ -118,6 +118,16 @@ def test_fr5_called_suit_first_lead():
     assert rules_for("fr4").called_card is None
 
 
+def test_fr_overtrump_in_fr3_and_fr5():
+    """RULES.md §1 "Playing a trick": the overtrump obligation is a rule of every French
+    game (fr3 and fr5 as well as fr4)."""
+    for game in ("fr3", "fr5"):
+        r = rules_for(game)
+        assert legal(r, ["T4", "T12", "3S"], ["2H", "T9"]) == {"T12"}
+        assert legal(r, ["T8", "T12", "EX"], ["T3", "T10"]) == {"T12", "EX"}
+        assert legal(r, ["T4", "T5", "3S"], ["2H", "T9"]) == {"T4", "T5"}
+
+
 # -- French Tarot: where the cards go and the score ----------------------------------------
 
 DOG = ["2S", "3S", "4S", "5S", "6S", "7S"]  # 6 half points
@@ -159,9 +169,8 @@ def test_fr_excuse_in_last_trick_changes_camp():
     assert out["defence_points"] == 91 - out["taker_points"]
 
 
-def slam_deal(slam_seat, taker, bid):
-    """fr4: ``slam_seat`` holds the Excuse and T5..T21, so it wins every trick by leading
-    its highest trump, and leads the Excuse to the last trick.  Played out."""
+def _slam_position(slam_seat, taker, bid):
+    """fr4, nothing played: ``slam_seat`` holds the Excuse and T5..T21 and leads."""
     big = ["EX"] + [f"T{n}" for n in range(5, 22)]
     small = ["T1", "T2", "T3", "T4"] + [r + s for s in "SHDC" for r in
                                         ("1 2 3 4 5 6 7 8 9 10 J N Q K".split())]
@@ -172,7 +181,13 @@ def slam_deal(slam_seat, taker, bid):
         hands[seat] = small[18 * i:18 * i + 18]
     obj = {"game": "fr4", "hands": hands, "first": slam_seat, "played": [],
            "contract": {"taker": taker, "bid": bid, "dog": dog}}
-    pos = parse_position(obj)
+    return parse_position(obj)
+
+
+def slam_deal(slam_seat, taker, bid):
+    """The deal of :func:`_slam_position`, played out: ``slam_seat`` wins every trick by
+    leading its highest trump, and leads the Excuse to the last trick."""
+    pos = _slam_position(slam_seat, taker, bid)
     while not pos.is_finished():
         legal = pos.legal_cards()
         if pos.to_play == slam_seat:
@@ -270,6 +285,9 @@ def test_fr_chelem_bonuses():
     out = outcome(c0, tricks((4, 1, rest(c0))))
     assert out["chelem"] == "defence" and out["taker_points"] == 0
     assert out["value"] == -(25 + 56) * 6 - 200
+    # announced by the taker and made by the defence: one −200, not two (docs/rules.md)
+    out = outcome(dataclasses.replace(c0, chelem=True), tricks((4, 1, rest(c0))))
+    assert out["chelem"] == "defence" and out["value"] == -(25 + 56) * 6 - 200
 
 
 def test_fr_poignees():
@@ -298,6 +316,170 @@ def test_fr5_scores_partner_and_alone():
     alone = dataclasses.replace(c, partner=None, camp=(0, 1, 1, 1, 1))
     out = outcome(alone, tricks((5, 0, rest(c))))
     assert out["scores"] == [4 * out["value"]] + [-out["value"]] * 4
+
+
+def test_fr_score_examples_of_the_rulebook():
+    """RULES.md §1 "The score": the check values against seeds/000 §14, on deals built to
+    have those points, bouts and bonuses (fr4 garde, 3 points in the écart; fr5 garde)."""
+    c = fr4_contract("garde", taker=0)
+    petit_won = (["0:T1", "1:2H", "2:3H", "3:4H"], 0)      # the taker wins T1 in the last trick
+    petit_lost = (["1:T1", "2:2H", "3:3H", "0:4H"], 1)     # the defence does
+    cases = [  # (the taker's other tricks, the last trick, poignées, S)
+        (["T21", "T1", "KS", "KH", "KD", "KC", "QS", "QH", "QD", "NS",
+          "2H", "3H", "4H", "5H", "6H", "7H"], None, (), 60),        # 46 points, 2 bouts
+        (["T21", "EX", "KS", "KH", "KD", "KC", "NS", "5H"], petit_won, (), 76),  # 39, 3 bouts
+        (["T21", "EX", "KS", "KH", "KD", "KC", "QS", "NS", "NH", "5H", "6H", "7H"],
+         petit_lost, (), -72),                                        # 40, 2 bouts
+        (["T21", "EX", "KS", "KH", "KD", "KC", "QS", "NS", "NH", "JS", "5H", "6H"],
+         petit_lost, (), 30),                                         # 41, 2 bouts
+        (["T21", "T1", "EX", "KS", "KH", "KD", "KC", "NS", "JS", "2H", "3H", "4H"],
+         None, ((1, "simple"),), 78),                                 # 40, 3 bouts, poignée
+    ]
+    for won, last, poignees, want in cases:
+        c2 = dataclasses.replace(c, poignees=poignees)
+        last_cards, last_winner = last or ([], None)
+        ts = tricks((4, 0, won), (4, 1, rest(c, won, last_cards)))
+        if last:
+            ts += tricks((4, last_winner, last_cards))
+        out = outcome(c2, ts)
+        assert out["value"] == want, (won, out)
+        assert out["scores"] == [3 * want] + [-want] * 3
+    # five players, garde, 43 points, 2 bouts, a poignée: 74 (taker +148, partner +74)
+    c5 = contract_for("fr5", "garde", taker=0, chelem=False, poignees=False)
+    c5 = dataclasses.replace(c5, outside=((card("2S"), card("3S"), card("4S")), ()),
+                             partner=3, camp=(0, 1, 1, 0, 1), poignees=((0, "simple"),))
+    won = ["T21", "T1", "KS", "KH", "KD", "KC", "QS", "QH", "QD", "JS",
+           "5H", "6H", "7H", "8H", "9H"]
+    out = outcome(c5, tricks((5, 0, won), (5, 1, rest(c5, won))))
+    assert (out["taker_points"], out["bouts"], out["value"]) == (43, 2, 74)
+    assert out["scores"] == [148, -74, -74, 74, -74]
+
+
+def test_fr_excuse_in_last_trick_won_by_the_partner_changes_camp():
+    """RULES.md §1 "Where the Excuse goes": in the last trick the Excuse goes to the camp
+    opposite the player who played it, *whoever wins the trick* — also when that player's
+    own partner (fr5) wins it (no slam: the defence won the other tricks)."""
+    c = contract_for("fr5", "garde", taker=0, chelem=False, poignees=False)
+    c = dataclasses.replace(c, outside=((card("2S"), card("3S"), card("4S")), ()),
+                            partner=3, camp=(0, 1, 1, 0, 1))
+    last = ["0:EX", "1:2H", "2:3H", "3:KH", "4:4H"]       # the partner's king wins
+    out = outcome(c, tricks((5, 1, rest(c, last)), (5, 3, last)))
+    # the taker's camp: the dog (3 half points) and 2H 3H KH 4H (12): not the Excuse
+    assert out["taker_points"] == (3 + 12) / 2 and out["bouts"] == 0
+    assert out["defence_points"] == 91 - out["taker_points"]
+
+
+def test_fr_contract_made_with_exactly_the_points_needed():
+    """RULES.md §1 "Camps and what is counted": the contract is made when m ≥ 0, so exactly
+    the points needed make it (by 0); half a point less loses it by 1."""
+    c = fr4_contract("garde", taker=0)
+    won = ["T21", "T1", "KS", "KH", "KD", "KC", "QS", "QH", "JS", "JH", "2H", "3H"]  # 76 half
+    out = outcome(c, tricks((4, 0, won), (4, 1, rest(c, won))))
+    assert out["taker_points"] == 41 and out["bouts"] == 2 and out["needed"] == 41
+    assert out["made"] and out["margin"] == 0 and out["value"] == 25 * 2
+    assert out["scores"] == [3 * 50, -50, -50, -50]
+
+
+def test_fr_bouts_in_the_dog():
+    """RULES.md §1 "Camps and what is counted": garde sans, the dog counts for the taker —
+    a bout in it too (51 needed with one bout); garde contre, for the defence."""
+    dog = ["T21", "2S", "3S", "4S", "5S", "6S"]
+    c = fr4_contract("garde_sans", dog=dog)
+    out = outcome(c, tricks((4, 1, rest(c))))
+    assert out["bouts"] == 1 and out["needed"] == 51 and out["taker_points"] == (9 + 5) / 2
+    c = fr4_contract("garde_contre", dog=dog)
+    out = outcome(c, tricks((4, 0, rest(c))))
+    assert out["bouts"] == 2 and out["needed"] == 41 and out["taker_points"] == 91 - 7
+
+
+def test_fr_petit_before_the_last_trick_is_not_au_bout():
+    """RULES.md §1 "Bonuses": the petit counts as au bout from the second-to-last trick only
+    in the slam case, when the Excuse wins the last trick — not when a plain card wins it."""
+    c = fr4_contract("prise", taker=0)
+    before = ["0:T1", "1:1H", "2:2H", "3:3H"]
+    last = ["1:4H", "2:5H", "3:6H", "0:7H"]          # the taker's slam, won by 7H
+    out = outcome(c, tricks((4, 0, rest(c, before, last)), (4, 0, before), (4, 0, last)))
+    assert out["chelem"] == "taker" and out["petit_au_bout"] is None
+    assert out["value"] == (25 + 55) * 1 + 200
+
+
+def test_fr3_scores():
+    """RULES.md §1 "The score": per seat, fr3 taker +2S, each defender −S."""
+    c = contract_for("fr3", "garde", taker=1, chelem=False, poignees=False)
+    c = dataclasses.replace(c, outside=(tuple(map(card, DOG)), ()))
+    for winner_seat in (1, 0):
+        out = outcome(c, tricks((3, winner_seat, rest(c))))
+        v = out["value"]
+        assert out["scores"] == [-v, 2 * v, -v] and v != 0
+
+
+def test_fr5_camps_when_the_taker_holds_the_called_card_or_it_is_in_the_dog():
+    """RULES.md §1 "Camps and what is counted": fr5, the holder of the called card is the
+    taker's partner; if the taker holds it or it is in the dog, the taker plays alone."""
+    for where in ("taker", "dog", "partner"):
+        obj = random_position(random.Random(3), "fr5", "garde", taker=2, called_where=where,
+                              chelem=False, poignees=False)
+        c = parse_position(obj).contract
+        holder = next((s for s, h in enumerate(obj["hands"]) if obj["contract"]["called"] in h),
+                      None)
+        if where == "partner":
+            assert holder not in (None, 2) and c.partner == holder
+            assert c.camp == tuple(0 if s in (2, holder) else 1 for s in range(5))
+        else:
+            assert holder == (2 if where == "taker" else None)
+            assert c.partner is None and c.camp == (1, 1, 0, 1, 1)
+
+
+def _fr5_partner_trick_slam():
+    """fr5, garde sans, KH called: the partner (seat 1) wins trick 1 with KD, the taker (seat
+    0) every other trick with its trumps T9..T21 and leads the Excuse to the last.  Played."""
+    hands = [["2D", "EX"] + [f"T{n}" for n in range(9, 22)],
+             ["KH", "KD", "T2", "T3"] + [r + "S" for r in "1 2 3 4 5 6 7 8 9 10 J".split()],
+             ["1D", "3D", "4D", "5D", "T1", "T4"] + [r + "H" for r in "1 2 3 4 5 6 7 8 9".split()],
+             ["6D", "7D", "8D", "9D", "T5", "T6", "10H", "JH", "NH", "QH",
+              "1C", "2C", "3C", "4C", "5C"],
+             ["10D", "JD", "ND", "QD", "T7", "T8", "NS", "QS", "KS",
+              "6C", "7C", "8C", "9C", "10C", "JC"]]
+    obj = {"game": "fr5", "hands": hands, "first": 0, "played": [],
+           "contract": {"taker": 0, "bid": "garde_sans", "dog": ["NC", "QC", "KC"],
+                        "called": "KH"}}
+    pos = parse_position(obj)
+    assert pos.contract.partner == 1
+    while not pos.is_finished():
+        legal = pos.legal_cards()
+        if pos.to_play == 0:
+            if pos.trick_no == 0:
+                pos.play(card("2D"))
+            else:
+                trumps = [c for c in legal if c != EXCUSE]
+                pos.play(max(trumps) if trumps else EXCUSE)
+        elif pos.to_play == 1 and pos.trick_no == 1 and not pos.trick:
+            pos.play(card("T2"))
+        else:
+            pos.play(legal[0])
+    return pos
+
+
+def test_fr5_slam_case_counts_the_partners_tricks():
+    """RULES.md §1 "Where the Excuse goes", slam case: it is the *camp* of the player of the
+    Excuse that must have won every previous trick — in fr5 a trick won by the partner
+    counts — and the Excuse then wins the last trick."""
+    pos = _fr5_partner_trick_slam()
+    assert pos.tricks[0].winner == 1 and all(t.winner == 0 for t in pos.tricks[1:])
+    assert pos.tricks[-1].winning_card() == EXCUSE
+    out = pos.outcome()
+    assert out["chelem"] == "taker" and out["taker_points"] == 91 and out["bouts"] == 3
+    assert out["value"] == (25 + 55) * 4 + 200
+
+
+def test_fr_excuse_led_to_the_first_trick_does_not_win():
+    """RULES.md §1 "Playing a trick": the Excuse never wins except in the slam case, which
+    is about the *last* trick — led to trick 1 (no trick lost yet) it does not win."""
+    pos = _slam_position(0, 0, "garde_sans")
+    pos.play(EXCUSE)
+    while pos.trick:
+        pos.play(pos.legal_cards()[0])
+    assert pos.tricks[0].winner != 0 and pos.tricks[0].winning_card() != EXCUSE
 
 
 # -- Tessiner Priestertarock --------------------------------------------------------------
@@ -385,6 +567,47 @@ def test_priest_open_cards_count_for_the_dealer():
     assert out["caller_points"] == 15 and out["total"] == 71
 
 
+def test_priest_71_points_need_36():
+    """RULES.md §2 "Result": with 71 points the party with 36 wins — 35 loses."""
+    c = priest_contract(opened=("2S", "3S", "4S"))        # open cards worth 0 (the dealer's)
+    zeros = ["5S", "6S", "7S", "8S", "9S", "10S", "1S"]
+    for extra, caller_wins in ((["NS", "JS"], False),     # 30 + 3 + 2 = 35
+                               (["QS", "JS"], True)):     # 30 + 4 + 2 = 36
+        caller_cards = ["KS", "KH", "KD", "KC", "T21", "T1"] + extra + zeros
+        others = rest(c, caller_cards)                    # the Narr among them: trick 4
+        out = outcome(c, tricks((5, 0, caller_cards), (5, 2, others)))
+        assert out["total"] == 71 and out["needed"] == 36
+        assert out["caller_points"] == (36 if caller_wins else 35)
+        assert out["made"] == caller_wins
+        assert out["scores"] == ([2, 1, -1, -1, -1] if caller_wins else [-2, -1, 1, 1, 1])
+
+
+def test_priest_caller_alone_scores():
+    """RULES.md §2 "Result": caller alone ±4, each opponent ∓1."""
+    c = priest_contract()
+    c = dataclasses.replace(c, partner=None, camp=(0, 1, 1, 1, 1), alone=True)
+    out = outcome(c, tricks((5, 0, rest(c))))
+    assert out["made"] and out["scores"] == [4, -1, -1, -1, -1]
+    out = outcome(c, tricks((5, 2, rest(c))))
+    assert not out["made"] and out["scores"] == [-4, 1, 1, 1, 1]
+
+
+def test_priest_partner_from_the_called_card():
+    """RULES.md §2 "Contract": the holder of the called card is the partner; if it is one of
+    the 3 open cards the dealer is; if the caller holds it the caller is alone.  The open
+    cards count for the dealer's party."""
+    obj = random_position(random.Random(5), "priest5", caller=0, dealer=4, alone=False)
+    opened = {card(x) for x in obj["contract"]["open"]}
+    for called, partner in ((obj["contract"]["open"][0], 4), (obj["hands"][2][0], 2),
+                            (obj["hands"][0][0], None)):
+        obj["contract"]["called"] = called
+        c = parse_position(obj).contract
+        assert c.partner == partner and c.alone == (partner is None)
+        assert c.camp == tuple(0 if s in (0, partner) else 1 for s in range(5))
+        dealer_camp = c.camp[4]
+        assert set(c.outside[dealer_camp]) == opened and c.outside[1 - dealer_camp] == ()
+
+
 # -- Austrian Tarock: trick rules ---------------------------------------------------------------
 
 def at4(bid, **kw):
@@ -456,6 +679,33 @@ def test_at4_trischaken_von_oben():
     assert legal(r, ["7S", "KH"]) == {"7S", "KH"}
     assert legal(r, ["T1", "7S"]) == {"T1"}
     assert legal(at4("trischaken"), ["T3", "T15", "7S"]) == {"T3", "T15", "7S"}
+
+
+def test_at4_colour_games_skus_is_a_tarock_lead():
+    """RULES.md §3: in colour games nobody may lead a tarock while holding a suit card —
+    the Sküs is a tarock."""
+    for bid in ("farbensechser", "farbenrufer", "farbendreier", "farbensolo"):
+        assert legal(at4(bid), ["EX", "7S"]) == {"7S"}
+        assert legal(at4(bid), ["EX", "T1", "KH"]) == {"KH"}
+
+
+def test_at4_pagat_last_counts_the_skus_and_holds_in_every_negative_game():
+    """RULES.md §3 "Negative games": the Pagat may be played only as the player's last
+    tarock (the Sküs is a tarock), in Trischaken too."""
+    for bid in ("trischaken", "piccolo", "zwiccolo", "triccolo", "bettler", "bettler_ouvert"):
+        r = at4(bid)
+        assert legal(r, ["T1", "EX", "7S"], ["9H"]) == {"EX"}
+        assert legal(r, ["T1", "EX", "7S"]) == {"EX", "7S"}
+        assert legal(r, ["T1", "T5", "7S"], ["9H"]) == {"T5"}
+        assert legal(r, ["T1", "7S"], ["9H"]) == {"T1"}
+
+
+def test_at4_red_pips_in_both_red_suits():
+    """RULES.md §3: red suits ♥♦ rank K > Q > N > J > 1 > 2 > 3 > 4 (diamonds as hearts)."""
+    r = at4("dreier")
+    assert winner(r, ["4D", "1D", "3D", "2D"]) == 1
+    assert winner(r, ["3D", "4D", "2D", "KS"]) == 2
+    assert winner(r, ["4H", "3H", "2H", "1H"]) == 3
 
 
 # -- Austrian Tarock: goals and counting ----------------------------------------------------------
@@ -592,3 +842,85 @@ def test_at4_rufer_partner_side_cards():
     out = outcome(c, tricks((4, 1, rest(c))))
     assert out["declarer_points"] == 5 + 4 + 3 + 2 + 5 + 5
     assert out["declarer_cards"] == 6
+
+
+def test_at4_point_game_threshold_54():
+    """RULES.md §3: a positive game is made with 54 (seed counting) — 53 is lost."""
+    c = at4_contract("dreier")
+    base = ["KS", "KH", "KD", "KC", "T21", "EX", "QS", "QH", "QD", "QC",
+            "T10", "T11", "T12", "T13", "T14"]                    # 46 + 5
+    for extra, points in (("NS", 54), ("JS", 53)):
+        won = base + [extra]
+        out = outcome(c, tricks((4, 0, won), (4, 1, rest(c, won))))
+        assert out["declarer_points"] == points and out["value"] == points
+        assert out["made"] == (points >= 54)
+
+
+def test_at4_standard_counting_threshold_107():
+    """RULES.md §3: standard counting, made when 3·S − 2·c ≥ 107: 107 made, 106 lost."""
+    c = at4_contract("dreier", counting="standard")
+    top = ["KS", "KH", "KD", "KC", "T21", "EX", "T1", "JS"]                  # 37 points
+    for won, count in ((top + ["JH"] + [f"T{n}" for n in range(2, 9)], 106),      # 46, 16
+                       (top + [f"T{n}" for n in range(2, 14)], 107)):            # 49, 20
+        out = outcome(c, tricks((4, 0, won), (4, 1, rest(c, won))))
+        assert out["count"] == count and out["made"] == (count >= 107)
+
+
+def test_at4_bird_must_win_for_the_declarers_camp_by_itself():
+    """RULES.md §3 "Goals" and announcement objectives: the declarer's camp's bird must win
+    its trick by itself — a bird of the other camp winning it, or the bird's trick won for
+    the declarer's camp by another card, does not count."""
+    c = at4_contract("pagatrufer", partner=2, called=card("KH"))
+    won = ["KS", "KH", "KD", "KC", "T21", "EX", "QS", "QH", "QD", "QC", "NS", "NH",
+           "ND", "NC", "JS", "JH"]                                             # 62 points
+    for bird, bird_winner in ((["1:T1", "2:3H", "3:2H", "0:4H"], 1),    # the defence's Pagat
+                              (["0:T1", "1:T5", "2:T20", "3:2H"], 2)):  # the partner's T20
+        ts = tricks((4, 0, won), (4, 1, rest(c, won, bird)), (4, bird_winner, bird))
+        out = outcome(c, ts)
+        assert out["declarer_points"] >= 54 and out["value"] == 0 and not out["made"]
+        ultimo = dataclasses.replace(c, bid="solorufer", objective="pagat_ultimo")
+        assert outcome(ultimo, ts)["value"] == 0
+    # the same trick won by the declarer's own Pagat: made
+    bird = ["0:T1", "1:2H", "2:3H", "3:4H"]
+    ts = tricks((4, 0, won), (4, 1, rest(c, won, bird)), (4, 0, bird))
+    assert outcome(c, ts)["value"] == 1
+
+
+def test_at4_koenig_ultimo_needs_the_called_king():
+    """RULES.md §3 announcement objectives: koenig_ultimo — the called king is in the last
+    trick and the declarer's camp wins it; winning the last trick without it is not enough."""
+    c = at4_contract("solorufer", partner=2, called=card("KH"), objective="koenig_ultimo")
+    last = ["0:KD", "1:1D", "2:2D", "3:3D"]
+    ts = tricks((4, 1, rest(c, last)), (4, 0, last))
+    assert outcome(c, ts)["value"] == 0
+    last = ["0:KD", "1:1D", "2:KH", "3:3D"]
+    ts = tricks((4, 1, rest(c, last)), (4, 0, last))
+    assert outcome(c, ts)["value"] == 1
+
+
+def test_at4_side_cards_count_for_the_camp_of_their_seat():
+    """RULES.md §3 "Talon" and FORMAT.md: side cards count for the camp of the seat they
+    are listed under (the declarer's partner: the declarer's camp)."""
+    obj = random_position(random.Random(4), "at4", "solorufer", declarer=0, called_where="partner")
+    side = [x for cs in obj["contract"]["side_cards"].values() for x in cs]
+    partner = parse_position(obj).contract.partner
+    defender = next(s for s in (1, 2, 3) if s != partner)
+    for seat, c_camp in ((partner, 0), (defender, 1), (0, 0)):
+        obj["contract"]["side_cards"] = {str(seat): side}
+        c = parse_position(obj).contract
+        assert set(tokens(c.outside[c_camp])) == set(side) and c.outside[1 - c_camp] == ()
+
+
+def test_card_points_of_each_game():
+    """RULES.md §1 "Cards and card points" (half points), §2 and §3 card points."""
+    want = {"fr4": ({"K": 9, "Q": 7, "N": 5, "J": 3, "10": 1, "1": 1}, 9, 1, 182),
+            "priest5": ({"K": 5, "Q": 4, "N": 3, "J": 2, "10": 0, "1": 0}, 5, 0, 71),
+            "at4": ({"K": 5, "Q": 4, "N": 3, "J": 2, "10": 1, "1": 1}, 5, 1, 106)}
+    for game, (faces, bout, trump, total) in want.items():
+        r = rules_for(game)
+        for s in "SHDC":
+            for rank_tok, p in faces.items():
+                if card(rank_tok + s) in r.deck_set:
+                    assert r.points[card(rank_tok + s)] == p, (game, rank_tok + s)
+        assert [r.points[card(x)] for x in ("T1", "T21", "EX", "T2", "T20")] == [bout] * 3 + [trump] * 2
+        assert sum(r.points[c] for c in r.deck) == total
