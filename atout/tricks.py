@@ -27,7 +27,7 @@ def led_suit(rules: Rules, trick: Trick) -> int | None:
     return rules.suit(first)
 
 
-def _beats(rules: Rules, c: Card, best: Card, led: int | None) -> bool:
+def _beats(rules: Rules, c: Card, best: Card) -> bool:
     """Card c beats the card best currently winning (no Excuse/Narr, no Trull here)."""
     cs, bs = rules.suit(c), rules.suit(best)
     if rules.trumps_win:
@@ -49,17 +49,15 @@ def winning_index(rules: Rules, trick: Trick) -> int | None:
 
     Ignores the French slam case, which :func:`trick_winner` adds for a last trick.
     """
-    led = led_suit(rules, trick)
-    if rules.excuse == EXCUSE_NARR and trick and trick[0][1] == EXCUSE:
-        # A led Narr: tarock wins; without tarock the second card's suit wins.
-        led = rules.suit(trick[1][1]) if len(trick) > 1 else None
+    # The first card that can win leads the count: after a led Excuse or Narr, which never
+    # wins, the second card's suit is the one to beat (and tarock beats it where trumps win).
     best = None
     for i, (_, c) in enumerate(trick):
         if _never_wins(rules, c):
             continue
         if best is None:
             best = i
-        elif _beats(rules, c, trick[best][1], led):
+        elif _beats(rules, c, trick[best][1]):
             best = i
     if rules.trull and best is not None:
         cards = [c for _, c in trick]
