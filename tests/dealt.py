@@ -138,3 +138,14 @@ def pattern_covers(params: dict, other: dict, fixed: list[int]) -> bool:
             if moved & (fixed[k] | ~plain) or bin(mine[k]).count("1") != bin(theirs[k]).count("1"):
                 return False
     return True
+
+
+def assert_fail_soft(v: int, alpha: int, beta: int, exact: int, context=None) -> None:
+    """A fail-soft answer ``v`` of a search in the window (alpha, beta) is right about the
+    exact value: at least v when v >= beta, at most v when v <= alpha, else the value."""
+    if v >= beta:
+        assert exact >= v, (context, alpha, beta, v, exact)
+    elif v <= alpha:
+        assert exact <= v, (context, alpha, beta, v, exact)
+    else:
+        assert v == exact, (context, alpha, beta, v, exact)
