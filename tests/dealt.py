@@ -14,10 +14,19 @@ import copy
 import random
 
 from atout.position import Position
-from atout.solver import Engine
+from atout.solver import DEFAULT_FEATURES, Engine
 from atout.solver.params import code_of, engine_params
 
 TT_MB = 8
+PLAIN = 0       # features: the plain search (exact positions only, nothing skipped)
+
+
+def engine_at(params: dict, played: list[int], features: int = DEFAULT_FEATURES) -> Engine:
+    """An engine of its own table at the state ``params`` with ``played`` replayed."""
+    engine = Engine(params, TT_MB, features)
+    for code in played:
+        engine.play(code)
+    return engine
 
 
 def full_equals_plain(obj: dict, params: dict, played: list[int],
@@ -27,10 +36,7 @@ def full_equals_plain(obj: dict, params: dict, played: list[int],
     full search finds the value and every card's value as the plain search does.  For
     states dealt or set up directly, which the exhaustive reference (it needs a legal
     history) cannot read."""
-    full, plain = Engine(params, TT_MB), Engine(params, TT_MB, 0)
-    for code in played:
-        full.play(code)
-        plain.play(code)
+    full, plain = engine_at(params, played), engine_at(params, played, PLAIN)
     value = plain.value()
     lo, hi, _ = full.bound_pattern()
     assert value[0] and lo <= value[1] <= hi, (obj, params, lo, value, hi)
@@ -100,42 +106,37 @@ def covered(params: dict, played: list[int], fixed: list[int], rng: random.Rando
         for (old, b), new in zip(free, seats):
             hands[old][k] &= ~(1 << b)
             hands[new][k] |= 1 << b
-    engine = Engine(params, TT_MB, 0)
-    for code in played:
-        engine.play(code)
-    return engine
+    return engine_at(params, played, PLAIN)
 
 
 def probe_pattern_holds(obj: dict, params: dict, played: list[int], rng: random.Random,
-                        count: int = 3) -> None:
+                        count: int = 3, others: list[dict] = ()) -> None:
     """At the trick start ``params`` after ``played``: one probe of the full search at the
     value and one just above it (``Engine.search_pattern``); each fail-soft bound holds
-    at the position and in ``count`` positions the pattern of its root entry covers."""
-    value = Engine(params, TT_MB, 0)
-    for code in played:
-        value.play(code)
-    exact = value.value()[1]
+    at the position, in ``count`` positions the pattern of its root entry covers, and in
+    each of ``others`` (engine parameters of the same deal) that the pattern covers."""
+    exact = engine_at(params, played, PLAIN).value()[1]
     for target in (exact, exact + 1):
-        full = Engine(params, TT_MB)
-        for code in played:
-            full.play(code)
-        bound, fixed = full.search_pattern(target)
-        lo, hi = (bound, 10**6) if bound >= target else (-10**6, bound)   # a "yes", a "no"
-        assert lo <= exact <= hi, (obj, target, bound, exact)
-        for _ in range(count):
-            there = covered(params, played, fixed, rng).value()
-            assert there[0] and lo <= there[1] <= hi, (obj, target, bound, fixed, there)
+        bound, fixed = engine_at(params, played).search_pattern(target)
+        assert_fail_soft(bound, target - 1, target, exact, (obj, "the position"))
+        there = [covered(params, played, fixed, rng) for _ in range(count)]
+        there += [engine_at(other, played, PLAIN) for other in others
+                  if pattern_covers(params, other, fixed)]
+        for engine in there:
+            done, value, _ = engine.value()
+            assert done
+            assert_fail_soft(bound, target - 1, target, value, (obj, fixed))
 
 
 def pattern_covers(params: dict, other: dict, fixed: list[int]) -> bool:
     """Whether a table entry stored at ``params`` with the pattern ``fixed`` covers the
     position ``other`` (the same deal but the owners of live cards): only plain cards
     outside ``fixed`` changed hands, and every seat holds as many of each suit."""
+    plain = [sum(1 << b for b in range(32) if params["cls"][k][b] == 0) for k in range(5)]
     for mine, theirs in zip(params["state"]["hand"], other["state"]["hand"]):
         for k in range(5):
             moved = mine[k] ^ theirs[k]
-            plain = sum(1 << b for b in range(32) if params["cls"][k][b] == 0)
-            if moved & (fixed[k] | ~plain) or bin(mine[k]).count("1") != bin(theirs[k]).count("1"):
+            if moved & (fixed[k] | ~plain[k]) or bin(mine[k]).count("1") != bin(theirs[k]).count("1"):
                 return False
     return True
 

@@ -6,6 +6,7 @@ value ``outcome()["value"]``, the other camp minimises it.
 
     reference_values(position) -> {card token: value after playing that card}
     reference_value(position)  -> the value of the position
+    value_of(pos, values)      -> the position's value from reference_values' answer
 """
 
 from __future__ import annotations
@@ -48,3 +49,8 @@ def reference_values(position) -> dict:
 def reference_value(position):
     """The minimax value of the position (its outcome value when the deal is finished)."""
     return _value(_position(position))
+
+
+def value_of(pos: Position, values: dict) -> int:
+    """The value of ``pos`` from the value of each card to play (``reference_values``)."""
+    return max(values.values()) if maximizing(pos) else min(values.values())

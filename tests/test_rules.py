@@ -139,6 +139,13 @@ def fr4_contract(bid="garde", taker=0, dog=DOG, **changes):
     return dataclasses.replace(c, outside=outside, **changes)
 
 
+def fr5_contract(**changes):
+    """fr5 garde: the taker seat 0, its partner seat 3, a dog of 3 half points."""
+    c = contract_for("fr5", "garde", taker=0, chelem=False, poignees=False)
+    return dataclasses.replace(c, outside=((card("2S"), card("3S"), card("4S")), ()),
+                               partner=3, camp=(0, 1, 1, 0, 1), **changes)
+
+
 def test_fr_excuse_exchange_before_last_trick():
     c = fr4_contract(taker=0)
     special = ["0:EX", "1:KH", "2:1H", "3:2H"]        # the taker's Excuse, the defence wins
@@ -307,9 +314,7 @@ def test_fr_poignees():
 
 
 def test_fr5_scores_partner_and_alone():
-    c = contract_for("fr5", "garde", taker=0, chelem=False, poignees=False)
-    c = dataclasses.replace(c, outside=((card("2S"), card("3S"), card("4S")), ()),
-                            partner=3, camp=(0, 1, 1, 0, 1))
+    c = fr5_contract()
     out = outcome(c, tricks((5, 0, rest(c))))
     v = out["value"]
     assert out["scores"] == [2 * v, -v, -v, v, -v]
@@ -345,9 +350,7 @@ def test_fr_score_examples_of_the_rulebook():
         assert out["value"] == want, (won, out)
         assert out["scores"] == [3 * want] + [-want] * 3
     # five players, garde, 43 points, 2 bouts, a poignée: 74 (taker +148, partner +74)
-    c5 = contract_for("fr5", "garde", taker=0, chelem=False, poignees=False)
-    c5 = dataclasses.replace(c5, outside=((card("2S"), card("3S"), card("4S")), ()),
-                             partner=3, camp=(0, 1, 1, 0, 1), poignees=((0, "simple"),))
+    c5 = fr5_contract(poignees=((0, "simple"),))
     won = ["T21", "T1", "KS", "KH", "KD", "KC", "QS", "QH", "QD", "JS",
            "5H", "6H", "7H", "8H", "9H"]
     out = outcome(c5, tricks((5, 0, won), (5, 1, rest(c5, won))))
@@ -359,9 +362,7 @@ def test_fr_excuse_in_last_trick_won_by_the_partner_changes_camp():
     """RULES.md §1 "Where the Excuse goes": in the last trick the Excuse goes to the camp
     opposite the player who played it, *whoever wins the trick* — also when that player's
     own partner (fr5) wins it (no slam: the defence won the other tricks)."""
-    c = contract_for("fr5", "garde", taker=0, chelem=False, poignees=False)
-    c = dataclasses.replace(c, outside=((card("2S"), card("3S"), card("4S")), ()),
-                            partner=3, camp=(0, 1, 1, 0, 1))
+    c = fr5_contract()
     last = ["0:EX", "1:2H", "2:3H", "3:KH", "4:4H"]       # the partner's king wins
     out = outcome(c, tricks((5, 1, rest(c, last)), (5, 3, last)))
     # the taker's camp: the dog (3 half points) and 2H 3H KH 4H (12): not the Excuse

@@ -21,21 +21,15 @@ import pytest
 from atout.cards import card, is_trump, rank, suit, token
 from atout.games import AT4_BIDS
 from atout.position import Position, parse_position
-from atout.solver import Engine, make_engine, solve
+from atout.solver import make_engine, solve
 from atout.solver.params import card_of_code, code_of, engine_params
 
-from dealt import (covered, full_equals_plain, pattern_covers, probe_pattern_holds,
-                   with_live_cards)
+from dealt import covered, full_equals_plain, probe_pattern_holds, with_live_cards
 from deals import keep_policy, mixed_policy, random_endgame, slam_policy, uniform_policy
-from reference import maximizing, reference_values
+from reference import maximizing, reference_values, value_of
 
 SCALE = int(os.environ.get("ATOUT_XCHECK", "1"))
 TT_MB = 8
-
-
-def value_of(pos: Position, ref: dict) -> int:
-    """The position's value from the reference's value of each card to play."""
-    return max(ref.values()) if maximizing(pos) else min(ref.values())
 
 
 def check(obj: dict) -> None:
@@ -632,17 +626,12 @@ def _bounds_and_their_pattern_hold(obj: dict, rng: random.Random) -> None:
     _check_covered(obj, pos, lo, hi, fixed, rng)
 
 
-def _covered(pos: Position, fixed: list[int], rng: random.Random) -> Engine:
-    """A plain engine at a position that a table entry with the pattern ``fixed`` covers
-    (tests/dealt.py, ``covered``)."""
-    return covered(engine_params(pos), [code_of(pos.rules, c) for c in pos.played], fixed, rng)
-
-
 def _check_covered(obj: dict, pos: Position, lo: int, hi: int, fixed: list[int],
                    rng: random.Random) -> None:
     """The bounds [lo, hi] of ``pos`` hold in three positions their pattern ``fixed`` covers."""
+    params, played = engine_params(pos), [code_of(pos.rules, c) for c in pos.played]
     for _ in range(3):
-        value = _covered(pos, fixed, rng).value()
+        value = covered(params, played, fixed, rng).value()
         assert value[0] and lo <= value[1] <= hi, (obj, fixed, lo, value, hi)
 
 
@@ -672,13 +661,7 @@ def test_searches_hold_wherever_their_pattern_does(game, options):
     for i in range(30 * SCALE):
         obj = random_endgame(rng, game, 5 + i % 3, **options)
         pos = parse_position(obj)
-        done, value, _ = make_engine(pos, 8).value()
-        assert done
-        for target in (value, value + 1):
-            v, fixed = make_engine(pos, 8).search_pattern(target)
-            lo, hi = (v, 10**6) if v >= target else (-10**6, v)
-            assert lo <= value <= hi, (obj, target, v, value)
-            _check_covered(obj, pos, lo, hi, fixed, rng)
+        probe_pattern_holds(obj, engine_params(pos), [code_of(pos.rules, c) for c in pos.played], rng)
 
 
 def test_finished_deal_returns_its_outcome():
@@ -787,26 +770,13 @@ def test_dealt_regressions():
         for line in f:
             entry = json.loads(line)
             pos = parse_position(entry["position"])
-            params = with_live_cards(pos, [[code_of(pos.rules, card(t)) for t in held]
-                                           for held in entry["live"]])
+            dealt = [with_live_cards(pos, [[code_of(pos.rules, card(t)) for t in held]
+                                           for held in live])
+                     for live in [entry["live"]] + entry.get("covered", [])]
+            params, others = dealt[0], dealt[1:]
             played = [code_of(pos.rules, c) for c in pos.played]
             full_equals_plain(entry["name"], params, played)
-            probe_pattern_holds(entry["name"], params, played, random.Random(0))
-            for case in entry.get("covered", []):
-                # a position the weakened search's pattern covered, where its bound failed
-                probe = Engine(params, TT_MB)
-                for code in played:
-                    probe.play(code)
-                bound, fixed = probe.search_pattern(case["target"])
-                other = with_live_cards(pos, [[code_of(pos.rules, card(t)) for t in held]
-                                              for held in case["live"]])
-                if pattern_covers(params, other, fixed):
-                    there = Engine(other, TT_MB, 0)
-                    for code in played:
-                        there.play(code)
-                    value = there.value()[1]
-                    assert value >= bound if bound >= case["target"] else value <= bound, \
-                        (entry["name"], case, bound, fixed, value)
+            probe_pattern_holds(entry["name"], params, played, random.Random(0), others=others)
 
 
 def test_bound_regressions():
