@@ -17,8 +17,13 @@ from atout.position import Position
 from atout.solver import DEFAULT_FEATURES, Engine
 from atout.solver.params import code_of, engine_params
 
-TT_MB = 8
+TT_MB = 8        # MB: a small table, for positions of a few tricks
 PLAIN = 0       # features: the plain search (exact positions only, nothing skipped)
+
+
+def played_codes(pos: Position) -> list[int]:
+    """The codes of the cards played in ``pos``, in order: what an engine replays."""
+    return [code_of(pos.rules, c) for c in pos.played]
 
 
 def engine_at(params: dict, played: list[int], features: int = DEFAULT_FEATURES) -> Engine:

@@ -326,7 +326,6 @@ def test_fr5_scores_partner_and_alone():
 def test_fr_score_examples_of_the_rulebook():
     """RULES.md §1 "The score": the check values against seeds/000 §14, on deals built to
     have those points, bouts and bonuses (fr4 garde, 3 points in the écart; fr5 garde)."""
-    c = fr4_contract("garde", taker=0)
     petit_won = (["0:T1", "1:2H", "2:3H", "3:4H"], 0)      # the taker wins T1 in the last trick
     petit_lost = (["1:T1", "2:2H", "3:3H", "0:4H"], 1)     # the defence does
     cases = [  # (the taker's other tricks, the last trick, poignées, S)
@@ -341,12 +340,12 @@ def test_fr_score_examples_of_the_rulebook():
          None, ((1, "simple"),), 78),                                 # 40, 3 bouts, poignée
     ]
     for won, last, poignees, want in cases:
-        c2 = dataclasses.replace(c, poignees=poignees)
+        c = fr4_contract("garde", taker=0, poignees=poignees)
         last_cards, last_winner = last or ([], None)
         ts = tricks((4, 0, won), (4, 1, rest(c, won, last_cards)))
         if last:
             ts += tricks((4, last_winner, last_cards))
-        out = outcome(c2, ts)
+        out = outcome(c, ts)
         assert out["value"] == want, (won, out)
         assert out["scores"] == [3 * want] + [-want] * 3
     # five players, garde, 43 points, 2 bouts, a poignée: 74 (taker +148, partner +74)

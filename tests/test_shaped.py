@@ -17,7 +17,7 @@ import pytest
 from atout.position import Position, parse_position
 from atout.solver.params import code_of
 
-from dealt import deal_around, full_equals_plain
+from dealt import deal_around, full_equals_plain, played_codes
 from deals import keep_policy, random_endgame
 
 SCALE = int(os.environ.get("ATOUT_XCHECK", "1"))
@@ -42,7 +42,7 @@ def _trull_trick(pos: Position, rng: random.Random, shape: str):
     camp, a = pos.contract.camp, pos.leader
     b, c, d = (a + 1) % 4, (a + 2) % 4, (a + 3) % 4
     live = [code_of(pos.rules, x) for h in pos.held for x in h]
-    played = [code_of(pos.rules, x) for x in pos.played]
+    played = played_codes(pos)
     runs = []
     for k in range(4):
         held = sorted(x for x in live if x >> 5 == k)

@@ -22,11 +22,10 @@ from atout.solver import Cancel, _optimal, make_engine, solve
 from atout.solver.analyze import AnalysisLimit, analyze
 from atout.solver.params import card_of_code
 
-from dealt import assert_fail_soft
+from dealt import TT_MB, assert_fail_soft
 from deals import random_endgame
 from reference import reference_values, value_of
 
-TT = 8
 DATA = Path(__file__).resolve().parent / "data"
 # The search looks at its node limit every 1024 nodes (probe.pxi): limits of whole
 # multiples of it are where a stop can land; a stop at exactly the limit is still "nodes".
@@ -40,14 +39,14 @@ def test_the_line_plays_the_first_optimal_card_in_search_order(game):
     rng = random.Random(f"line-order-{game}")
     for i in range(12):
         obj = random_endgame(rng, game, 2 if i % 3 else 3, partial=bool(i % 2))
-        r = solve(obj, tt_mb=TT)
+        r = solve(obj, tt_mb=TT_MB)
         pos = parse_position(obj)
         names = card_of_code(pos.rules)
         ref = reference_values(pos)
         value = value_of(pos, ref)
         assert r.value == value
         for t in r.line:
-            order = [token(names[c]) for c in make_engine(pos, TT).move_codes()]
+            order = [token(names[c]) for c in make_engine(pos, TT_MB).move_codes()]
             first = next(c for c in order if ref[c] == value)
             assert t == first, (obj, r.line)
             pos.play(next(c for c in pos.legal_cards() if token(c) == t))
@@ -83,7 +82,7 @@ def _first_best_proven(obj) -> tuple[int, str]:
     as `solve` on a fresh engine, so the same node counts."""
     pos = parse_position(obj)
     names = card_of_code(pos.rules)
-    engine = make_engine(pos, TT)
+    engine = make_engine(pos, TT_MB)
     done, value, _ = engine.value()
     assert done
     groups = engine.groups()
@@ -106,15 +105,15 @@ def test_a_node_limit_leaves_sound_answers_in_every_phase(all_cards):
     for obj in _limit_positions():
         pos = parse_position(obj)
         legal = sorted(token(c) for c in pos.legal_cards())
-        exact = solve(obj, all_cards=True, tt_mb=TT)
+        exact = solve(obj, all_cards=True, tt_mb=TT_MB)
         assert exact.status == "ok"
-        nodes = solve(obj, all_cards=all_cards, tt_mb=TT).nodes
+        nodes = solve(obj, all_cards=all_cards, tt_mb=TT_MB).nodes
         names = card_of_code(pos.rules)
-        order = [token(names[c]) for c in make_engine(pos, TT).move_codes()]
+        order = [token(names[c]) for c in make_engine(pos, TT_MB).move_codes()]
         proven_at, first_best = _first_best_proven(obj)
         assert first_best == exact.line[0]
         for limit in range(CHECK_EVERY, nodes + CHECK_EVERY, CHECK_EVERY):
-            r = solve(obj, all_cards=all_cards, node_limit=limit, tt_mb=TT)
+            r = solve(obj, all_cards=all_cards, node_limit=limit, tt_mb=TT_MB)
             if r.status == "ok":
                 assert r.value == exact.value and sorted(r.best) == sorted(exact.best)
                 continue
@@ -167,12 +166,12 @@ def test_card_bounds_of_equivalent_cards_are_the_same():
     seen = 0
     for obj in _limit_positions():
         pos = parse_position(obj)
-        engine = make_engine(pos, TT)
+        engine = make_engine(pos, TT_MB)
         names = card_of_code(pos.rules)
         groups = [[token(names[c]) for c in cs] for cs in engine.groups().values()]
         if all(len(g) == 1 for g in groups):
             continue
-        r = solve(obj, all_cards=True, node_limit=CHECK_EVERY, tt_mb=TT)
+        r = solve(obj, all_cards=True, node_limit=CHECK_EVERY, tt_mb=TT_MB)
         if r.status != "limit" or r.card_bounds is None:
             continue
         for g in groups:
@@ -192,7 +191,7 @@ def test_analysis_limit_message_counts_the_cards_from_start():
     obj = _deal()
     start = 8
     with pytest.raises(AnalysisLimit) as info:
-        analyze(obj, start=start, time_limit=0.2, tt_mb=TT)
+        analyze(obj, start=start, time_limit=0.2, tt_mb=TT_MB)
     partial = info.value.partial
     k = len(partial["plays"])
     assert f"({k} of {72 - start} cards analysed)" in str(info.value)
@@ -203,12 +202,12 @@ def test_analysis_limit_says_why_it_stopped():
     is one."""
     obj = _deal()
     with pytest.raises(AnalysisLimit) as info:
-        analyze(obj, time_limit=0.2, tt_mb=TT, cancel=Cancel())
+        analyze(obj, time_limit=0.2, tt_mb=TT_MB, cancel=Cancel())
     assert str(info.value).startswith("time limit of 0.2 s reached")
     cancel = Cancel()
     cancel.set()
     with pytest.raises(AnalysisLimit) as info:
-        analyze(obj, tt_mb=TT, cancel=cancel)
+        analyze(obj, tt_mb=TT_MB, cancel=cancel)
     assert str(info.value).startswith("interrupted")
     assert "time limit" not in str(info.value)
 
@@ -275,8 +274,8 @@ def test_the_driver_walks_as_documented(game, options):
         pos = parse_position(obj)
         cheap = _cheap(pos)
         cheaps.add(cheap)
-        value = solve(obj, tt_mb=TT).value
-        clo, chi = make_engine(pos, TT).bounds()
+        value = solve(obj, tt_mb=TT_MB).value
+        clo, chi = make_engine(pos, TT_MB).bounds()
         asks = [dict(guess=g) for g in (value, value + 1, value - 1, value + 9, value - 9,
                                         value + 40, value - 40, clo - 3, chi + 3)]
         asks += [dict(guess=value, at_least=value), dict(guess=value, at_most=value),
@@ -284,7 +283,7 @@ def test_the_driver_walks_as_documented(game, options):
         if cheap != 0:              # (without a guess where neither answer is cheap: a playout's)
             asks += [{}, dict(at_least=value - 7), dict(at_most=value + 7)]
         for ask in asks:
-            engine = make_engine(pos, TT)
+            engine = make_engine(pos, TT_MB)
             done, lo, hi = engine.value(**ask)
             assert done and lo == hi == value, (obj, ask)
             trace = engine.trace()
@@ -314,8 +313,8 @@ def test_threads_keep_what_the_root_probes_prove():
     for obj in _nine_trick_positions():
         pos = parse_position(obj)
         names = card_of_code(pos.rules)
-        exact = solve(obj, all_cards=True, tt_mb=TT)
-        engine = make_engine(pos, TT)
+        exact = solve(obj, all_cards=True, tt_mb=TT_MB)
+        engine = make_engine(pos, TT_MB)
         engine.set_threads(2)
         done, value, _ = engine.value()
         assert done and value == exact.value
@@ -347,13 +346,13 @@ def test_at_the_end_of_the_deal_the_bounds_are_its_value(game):
         while len(pos.played) % pos.seats != pos.seats - 1:
             pos.play(sorted(pos.legal_cards())[0])
         names = card_of_code(pos.rules)
-        engine = make_engine(pos, TT)
+        engine = make_engine(pos, TT_MB)
         for code in engine.legal_codes():
             end = pos.copy()
             end.play(names[code])
             value = end.outcome()["value"]
             assert engine.child_bounds(code) == (value, value)
-            assert make_engine(end, TT).bounds() == (value, value)
+            assert make_engine(end, TT_MB).bounds() == (value, value)
 
 
 @pytest.mark.parametrize("game", ["fr4", "fr5", "priest5"])
@@ -363,7 +362,7 @@ def test_a_card_value_once_found_is_kept(game):
     rng = random.Random(f"kept-{game}")
     for i in range(4):
         pos = parse_position(random_endgame(rng, game, 4, partial=bool(i % 2)))
-        engine = make_engine(pos, TT)
+        engine = make_engine(pos, TT_MB)
         done, value, _ = engine.value()
         for code in engine.legal_codes():
             done, lo, hi = engine.child_value(code, guess=value)
@@ -387,11 +386,11 @@ def test_threads_combine_every_threads_bound():
             if i not in picks:
                 continue
             pos = parse_position(obj)
-            exact = solve(obj, tt_mb=TT).value
+            exact = solve(obj, tt_mb=TT_MB).value
             for off in (-1, 0):
                 for width in (1, 3):
                     alpha, beta = exact + off - width, exact + off + 1
-                    engine = make_engine(pos, TT)
+                    engine = make_engine(pos, TT_MB)
                     engine.set_threads(2)
                     done, v = engine.search_window(alpha, beta)
                     assert done
