@@ -81,9 +81,14 @@ def emit_error(rec, error=None) -> None:
 
 
 def default_threads() -> int:
-    """Every core of this machine (at most 8): what one solve or analysis uses by default."""
-    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else (os.cpu_count() or 1)))
+    """Every core this process may run on: what one solve or analysis uses by default."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else (os.cpu_count() or 1))
+
+
+# the most threads one search takes (atout.solver.MAX_THREADS; written out here so that
+# building the parser does not load the search)
+MAX_THREADS = 256
 
 
 # what every --tt-mb says of its default (atout.solver.TT_MB_BY_CARDS; written out here so
@@ -94,13 +99,14 @@ TT_MB_DEFAULT = ("(default by the cards left to play: 16, 64 from 44, 256 from 4
 
 def add_threads_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=_threads, metavar="N",
-                   help=f"threads for each search, 1 to 8 (default: every core, here {default_threads()})")
+                   help=f"threads for each search, 1 to {MAX_THREADS} (default: every core, "
+                        f"here {default_threads()})")
 
 
 def _threads(text: str) -> int:
     n = _positive_int(text)
-    if n > 8:
-        raise argparse.ArgumentTypeError("at most 8 threads")
+    if n > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_THREADS} threads")
     return n
 
 

@@ -18,11 +18,11 @@ from typing import Any
 from atout.cards import token
 from atout.position import Position, parse_position
 
-from ._search import ALL_FEATURES, DEFAULT_FEATURES, FEATURES, Engine
+from ._search import ALL_FEATURES, DEFAULT_FEATURES, FEATURES, MAX_THREADS, Engine
 from .cancel import Cancel
 from .params import card_of_code, code_of, engine_params
 
-__all__ = ["Cancel", "SolveResult", "default_tt_mb", "make_engine", "solve"]
+__all__ = ["Cancel", "MAX_THREADS", "SolveResult", "default_tt_mb", "make_engine", "solve"]
 
 # The table size when the caller names none, by the cards still to play (docs/search.md,
 # "Memory"): from 56 (fr4: 14 tricks) the searches run for minutes, and a whole fr4 deal's
@@ -36,6 +36,11 @@ __all__ = ["Cancel", "SolveResult", "default_tt_mb", "make_engine", "solve"]
 TT_MB_BY_CARDS = ((56, 4096), (48, 256), (44, 64), (0, 16))   # (from cards in play, MB)
 BIG_TT_MB = TT_MB_BY_CARDS[0][1]
 STATUS_OK, STATUS_LIMIT = "ok", "limit"
+#: How the threads of one search start, for testing the parallel search: (help_after,
+#: defer_tricks) as ``Engine.set_threads`` takes them; None for the engine's own (the
+#: helpers join a search once it has run 2^15 nodes alone).  The tests set (0, 0), so
+#: that the smallest search runs on every thread and shares every node's cards.
+THREAD_TUNING: tuple[int, int] | None = None
 
 
 @dataclass
@@ -141,9 +146,9 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
     ``time_limit`` (seconds), ``node_limit`` and ``cancel`` (a :class:`Cancel` set from
     another thread) stop the search cleanly: the result then has status ``limit``, the
     proven ``bounds`` and ``stopped_by``.  ``tt_mb`` bounds the memory of the
-    transposition table (default: by the cards left to play, ``default_tt_mb``).  ``threads`` (1 to 8)
-    searches with that many threads on one table (the node limit then counts each thread's
-    nodes).  ``features`` switches search techniques off (see ``FEATURES``): for measuring
+    transposition table (default: by the cards left to play, ``default_tt_mb``).  ``threads`` (1 to
+    MAX_THREADS) searches with that many threads on one table (docs/search.md, "Threads";
+    the node limit counts the nodes of them all).  ``features`` switches search techniques off (see ``FEATURES``): for measuring
     them and checking the search against its plain self.
     """
     if not isinstance(position, Position):
@@ -162,7 +167,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
                            time.perf_counter() - started)
 
     engine = make_engine(position, tt_mb, features)
-    engine.set_threads(threads)
+    set_threads(engine, threads)
     engine.set_limits(int(node_limit or 0), float(time_limit or 0))
     if cancel is not None:
         cancel.attach(engine)
@@ -173,9 +178,14 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
             cancel.detach(engine)
 
 
+def set_threads(engine: Engine, threads: int) -> None:
+    """``engine`` searches on ``threads`` threads (THREAD_TUNING applied)."""
+    engine.set_threads(threads, *(THREAD_TUNING or (-1, -1)))
+
+
 def check_threads(threads) -> None:
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 8:
-        raise ValueError("threads must be a whole number from 1 to 8")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}")
 
 
 def _stopped_by(engine: Engine, node_limit, cancel) -> str:

@@ -17,6 +17,7 @@ One job per file, as in DDS (``docs/search.md`` tells the whole story):
     table.pxi    the partition-search transposition table
     moves.pxi    move generation: equivalent cards once, best guesses first
     grow.pxi     the table (and the play memory) growing while a search needs room
+    threads.pxi  one search on several threads (ABDADA over the shared table)
     probe.pxi    the fail-soft search in a window (null-window probes and wider) and the
                  cards that mattered
     driver.pxi   from probes (and windows) to the exact value
@@ -33,10 +34,9 @@ include "bounds.pxi"
 include "table.pxi"
 include "moves.pxi"
 include "grow.pxi"
+include "threads.pxi"
 include "probe.pxi"
 include "driver.pxi"
-
-DEF THREADS_MIN_TRICKS = 9
 
 # -- the Python face -----------------------------------------------------------------------------
 
@@ -57,8 +57,7 @@ cdef class Engine:
     cdef State root
     cdef State origin                   # the root as built, before any play()
     cdef Ctx ctx
-    cdef Ctx helpers[MAXTHREADS - 1]     # the contexts of threads 1.. (they share the table)
-    cdef int threads
+    cdef Team team                      # the threads of a search (threads.pxi)
     cdef int stop_flag
     cdef int card_lo[5 * 32]            # what is proven of each card of the root (Ctx.card_lo)
     cdef int card_hi[5 * 32]
@@ -71,8 +70,11 @@ cdef class Engine:
         memset(&self.g, 0, sizeof(Game))
         memset(&self.root, 0, sizeof(State))
         memset(&self.ctx, 0, sizeof(Ctx))
-        memset(self.helpers, 0, sizeof(self.helpers))
-        self.threads = 1
+        memset(&self.team, 0, sizeof(Team))
+        self.team.threads = 1
+        self.team.main = &self.ctx
+        self.ctx.team = &self.team
+        self.ctx.share_tricks = 1000         # (one thread: nothing to share)
         self.stop_flag = 0
         self.ctx.stop = &self.stop_flag
         g.kind = params["kind"]; g.seats = params["seats"]; g.tricks = params["tricks"]
@@ -152,11 +154,7 @@ cdef class Engine:
 
     cdef int exact(self, const State* s, int guess, int has_guess, int known_lo, int known_hi,
                    int* lo, int* hi) noexcept nogil:
-        # Threads pay off only where a probe takes a while: not in the last eight tricks
-        # (fr4-end8, `solve`: 23 ms median on one thread, 25 ms on two).
-        cdef int threads = self.threads if self.g.tricks - s.trick_no >= THREADS_MIN_TRICKS else 1
-        return exact(&self.g, s, &self.ctx, self.helpers, threads, guess, has_guess, known_lo,
-                     known_hi, lo, hi)
+        return exact(&self.g, s, &self.ctx, guess, has_guess, known_lo, known_hi, lo, hi)
 
     cdef void forget_cards(self):
         for k in range(5 * 32):
@@ -166,6 +164,14 @@ cdef class Engine:
     def __dealloc__(self):
         free(self.ctx.raw_table)
         free(self.ctx.raw_plays)
+        self.free_helpers()
+
+    cdef void free_helpers(self):
+        free(self.team.helpers)
+        free(self.team.tid)
+        free(self.team.started)
+        free(self.team.busy)
+        self.team.helpers, self.team.tid, self.team.started, self.team.busy = NULL, NULL, NULL, NULL
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Stop searching after this many nodes / seconds from now (0: no limit)."""
@@ -190,14 +196,52 @@ cdef class Engine:
             raise ValueError("the window needs alpha < beta")
         self.ctx.root = &self.root
         with nogil:
-            v = root_probe(&self.g, &self.root, alpha, beta, &self.ctx, self.helpers, self.threads)
+            v = team_search(&self.g, &self.root, alpha, beta, &self.ctx)
         return not self.ctx.abort, v
 
-    def set_threads(self, int threads):
-        """Search with this many threads (1 to 8), all on the one table."""
+    def set_threads(self, int threads, long long help_after=-1, int defer_tricks=-1):
+        """Search with this many threads (1 to MAX_THREADS), all on the one table.
+
+        ``help_after``: the nodes a search runs on its own before the other threads join
+        it (-1: the default, HELP_AFTER); ``defer_tricks``: the nodes with this many tricks
+        left or more share out their cards (-1: DEFER_TRICKS).  Both are for measuring and
+        testing the parallel search (docs/search.md, "Threads")."""
+        cdef int i
         if not 1 <= threads <= MAXTHREADS:
             raise ValueError(f"threads must be from 1 to {MAXTHREADS}")
-        self.threads = threads
+        self.free_helpers()
+        self.team.threads = 1
+        self.ctx.share_tricks = 1000
+        if threads > 1:
+            self.team.helpers = <Ctx*>calloc(threads - 1, sizeof(Ctx))
+            self.team.tid = <pthread_t*>calloc(threads - 1, sizeof(pthread_t))
+            self.team.started = <int*>calloc(threads - 1, sizeof(int))
+            self.team.busy = <uint64_t*>calloc(BUSY_SLOTS, sizeof(uint64_t))
+            if self.team.helpers == NULL or self.team.tid == NULL or self.team.started == NULL \
+                    or self.team.busy == NULL:
+                self.free_helpers()
+                raise MemoryError(f"cannot allocate {threads} threads")
+            for i in range(threads - 1):
+                for k in range(128):
+                    self.team.helpers[i].killer[k] = -1
+            self.team.busy_mask = BUSY_SLOTS - 1
+            self.team.threads = threads
+            self.team.defer_tricks = DEFER_TRICKS if defer_tricks < 0 else defer_tricks
+            self.ctx.share_tricks = self.team.defer_tricks
+        self.team.help_after = HELP_AFTER if help_after < 0 else help_after
+
+    @property
+    def threads(self):
+        return self.team.threads
+
+    def helper_nodes(self):
+        """The nodes each helper thread has searched so far (for measuring the threads)."""
+        return [self.team.helpers[i].nodes for i in range(self.team.threads - 1)]
+
+    def thread_counts(self):
+        """(searches the helpers joined, searches a helper answered first), for measuring
+        and testing the threads."""
+        return self.team.joined, self.team.helper_answers
 
     def stop(self):
         """Ask a running search to stop (safe from another thread)."""
@@ -206,6 +250,7 @@ cdef class Engine:
 
     @property
     def nodes(self):
+        """The nodes searched so far, by every thread."""
         return self.ctx.nodes
 
     def table_fill(self):
@@ -281,10 +326,10 @@ cdef class Engine:
 
     def at_least(self, int target):
         """(complete, answer): is the value of the root >= target?"""
-        cdef int r
+        cdef int v
         with nogil:
-            r = test(&self.g, &self.root, target, &self.ctx)
-        return not self.ctx.abort, bool(r)
+            v = team_search(&self.g, &self.root, target - 1, target, &self.ctx)
+        return not self.ctx.abort, v >= target
 
     def child_value(self, int code, guess=None, at_least=None, at_most=None):
         """(complete, lo, hi) of the position after the seat to play plays ``code``.
@@ -309,7 +354,6 @@ cdef class Engine:
         """(complete, answer): is the value after ``code`` >= target?  Answered without a
         search when an earlier probe already proved it."""
         cdef State child = self.root
-        cdef uint32_t rel[5]
         cdef int v
         code = card_code(code)
         if self.card_lo[code] >= target:
@@ -318,7 +362,7 @@ cdef class Engine:
             return True, False
         play(&self.g, &child, code)
         with nogil:
-            v = probe(&self.g, &child, target, &self.ctx, rel)
+            v = team_search(&self.g, &child, target - 1, target, &self.ctx)
         if self.ctx.abort:
             return False, False
         note_root_card(&self.ctx, code, v, target - 1, target)
@@ -415,6 +459,8 @@ FEATURES = {"partition": FEAT_PARTITION, "sure": FEAT_SURE, "killer": FEAT_KILLE
 ALL_FEATURES = FEAT_ALL
 #: for tests only: a pattern that forgets trick winners (too general, so wrong)
 LOOSE_FOR_TESTS = FEAT_LOOSE
+#: the most threads one search may use (Engine.set_threads)
+MAX_THREADS = MAXTHREADS
 #: what the engine uses unless told otherwise: the cut-off memory measured worse on the
 #: French sets (docs/search.md), so it stays off
 DEFAULT_FEATURES = FEAT_DEFAULT

@@ -34,7 +34,7 @@ from typing import Any
 from atout.cards import token
 from atout.position import Position, parse_position
 
-from . import _optimal, check_threads, default_tt_mb, make_engine
+from . import _optimal, check_threads, default_tt_mb, make_engine, set_threads
 from .cancel import Cancel
 from .params import card_of_code, code_of
 
@@ -61,7 +61,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
     whole analysis; when it runs out, or ``cancel`` (a :class:`~atout.solver.Cancel`) is
     set from another thread, :class:`AnalysisLimit` is raised with the analysis of the
     last cards, those it reached going back from the end.  ``threads``: threads per
-    search (1 to 8), on one table.  Bad input
+    search (1 to MAX_THREADS), on the one table.  Bad input
     raises :class:`~atout.errors.PositionError`.
 
     Returns ``{"id", "start_value", "plays": [{"index", "seat", "card", "value_before",
@@ -120,7 +120,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
         """An engine at the position before card ``index`` (the warm one, rewound)."""
         if engine is None or not reuse_table:
             engine = make_engine(before(index), size)
-            engine.set_threads(threads)
+            set_threads(engine, threads)
             engine.set_limits(0, deadline_left())
             if cancel is not None:
                 cancel.attach(engine)

@@ -100,6 +100,7 @@ cdef struct State:
     int tcard[MAXSEATS]
     int tseat[MAXSEATS]
     Acc acc
+    uint64_t mark                # the cards played since the search's root (threads.pxi)
 
 # -- small helpers -------------------------------------------------------------------------
 

@@ -57,8 +57,8 @@ cdef inline uint64_t window_nodes(const Game* g) noexcept nogil:
     return WINDOW_NODES_PRIEST if g.kind == KIND_PRIEST else WINDOW_NODES
 
 
-cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int threads, int guess,
-               int has_guess, int known_lo, int known_hi, int* lo_out, int* hi_out) noexcept nogil:
+cdef int exact(const Game* g, const State* s, Ctx* ctx, int guess, int has_guess, int known_lo,
+               int known_hi, int* lo_out, int* hi_out) noexcept nogil:
     """The exact value from fail-soft null-window probes; 0 if a limit stopped it (then
     [lo_out, hi_out] is what was proven).
 
@@ -123,11 +123,11 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
             if b > hi + 1:
                 b = hi + 1
         before = ctx.nodes
-        v = root_probe(g, s, a, b, ctx, helpers, threads)
+        v = team_search(g, s, a, b, ctx)
         if ctx.abort:
             break
         cost = ctx.nodes - before
-        if ctx.ntrace < 64:
+        if ctx.ntrace < TRACE:
             ctx.trace_target[ctx.ntrace] = target
             ctx.trace_value[ctx.ntrace] = v
             ctx.trace_nodes[ctx.ntrace] = cost
@@ -164,146 +164,3 @@ cdef int exact(const Game* g, const State* s, Ctx* ctx, Ctx* helpers, int thread
     lo_out[0] = lo
     hi_out[0] = hi
     return not ctx.abort
-
-
-# -- one probe on several threads ------------------------------------------------------------
-#
-# The cards of the root are dealt out to the threads, one probe each per card, all on the one
-# table.  At the root of a probe whose answer needs every card refuted (fr4, top down: every
-# card of the taker) the threads divide that work; where one card answers the question they
-# race for it, and the first that finds it stops the others.
-
-DEF MAXTHREADS = 8
-
-cdef extern from "<pthread.h>" nogil:
-    ctypedef unsigned long pthread_t
-    int pthread_create(pthread_t* thread, const void* attr, void* (*start)(void*) noexcept nogil,
-                       void* arg)
-    int pthread_join(pthread_t thread, void** result)
-
-
-cdef struct Share:
-    const Game* g
-    const State* s
-    Ctx* ctx
-    int alpha, beta              # the window
-    const int* mv                # the root's cards (one per group) and which are this thread's:
-    int n, first, stride         # mv[first], mv[first + stride], …
-    int maximizing
-    int value                    # the best bound over those cards
-    int best
-    int done                     # 1 when it finished (not stopped): every card, or one that answered
-    int cut                      # one of its cards answered the question
-    Share* all
-    int count
-
-
-cdef void share_probe(Share* sh) noexcept nogil:
-    cdef State child
-    cdef uint32_t crel[5]
-    cdef int i, v, j
-    sh.done = sh.cut = 0
-    sh.value = VALUE_MIN if sh.maximizing else VALUE_MAX
-    sh.best = -1
-    i = sh.first
-    while i < sh.n:
-        child = sh.s[0]
-        play(sh.g, &child, sh.mv[i])
-        v = search(sh.g, &child, sh.alpha, sh.beta, sh.ctx, crel)
-        if sh.ctx.abort or sh.ctx.implied:
-            return
-        if sh.s == sh.ctx.root:
-            note_root_card(sh.ctx, sh.mv[i], v, sh.alpha, sh.beta)
-        if (sh.maximizing and v > sh.value) or (not sh.maximizing and v < sh.value):
-            sh.value = v
-            sh.best = sh.mv[i]
-        if (sh.maximizing and v >= sh.beta) or (not sh.maximizing and v <= sh.alpha):
-            sh.cut = 1
-            sh.done = 1
-            for j in range(sh.count):            # the question is answered: stop the others
-                if &sh.all[j] != sh:
-                    sh.all[j].ctx.implied = 1
-            return
-        i += sh.stride
-    sh.done = 1
-
-
-cdef void* share_thread(void* arg) noexcept nogil:
-    share_probe(<Share*>arg)
-    return NULL
-
-
-cdef int root_probe(const Game* g, const State* s, int alpha, int beta, Ctx* ctx, Ctx* helpers,
-                    int threads) noexcept nogil:
-    """:func:`search` at the root in the window (alpha, beta), its cards shared among
-    ``threads`` threads, each searching its cards in the whole window (``helpers``:
-    the contexts of threads 1..).  The root's own table entry, cheap bounds and relevant
-    cards are left out: the driver keeps the range the bounds would give, and nothing
-    above the root needs the rest."""
-    cdef int mv[MAXMOVES]
-    cdef uint32_t rel[5]             # (what probe() and moves() report, unused here)
-    cdef Share sh[MAXTHREADS]
-    cdef pthread_t tid[MAXTHREADS]
-    cdef int started[MAXTHREADS]
-    cdef uint64_t start[MAXTHREADS]
-    cdef int n, m, i, v, maximizing, all_done = 1, any_cut = 0
-    cdef Ctx* c
-    if threads <= 1 or s.trick_no >= g.tricks - 1:
-        return search(g, s, alpha, beta, ctx, rel)
-    n = moves(g, s, mv, ctx.root_best if s == ctx.root else -1, -1, ctx.features & FEAT_POINTS,
-              rel, NULL)
-    if n < 2:
-        return search(g, s, alpha, beta, ctx, rel)
-    m = threads if threads < n else n
-    maximizing = g.camp[to_play(g, s)] == g.maxcamp
-    cdef uint64_t grow_at = ctx.grow_at
-    ctx.grow_at = 0                  # no growing while other threads use the table
-    for i in range(m):
-        c = ctx if i == 0 else &helpers[i - 1]
-        if i > 0:
-            c.table, c.mask, c.features = ctx.table, ctx.mask, ctx.features
-            c.plays, c.plays_mask = ctx.plays, ctx.plays_mask
-            c.deadline, c.node_limit, c.stop = ctx.deadline, ctx.node_limit, ctx.stop
-            c.root = ctx.root
-            c.card_lo, c.card_hi = ctx.card_lo, ctx.card_hi
-            c.abort = 0
-        c.implied = 0
-        start[i] = c.nodes
-        sh[i].g, sh[i].s, sh[i].ctx, sh[i].alpha, sh[i].beta = g, s, c, alpha, beta
-        sh[i].mv, sh[i].n, sh[i].first, sh[i].stride = mv, n, i, m
-        sh[i].maximizing = maximizing
-        sh[i].all, sh[i].count = sh, m
-    for i in range(1, m):
-        started[i] = pthread_create(&tid[i], NULL, share_thread, &sh[i]) == 0
-        if not started[i]:
-            share_probe(&sh[i])                  # no thread to be had: here
-    share_probe(&sh[0])
-    for i in range(1, m):
-        if started[i]:
-            pthread_join(tid[i], NULL)
-    ctx.implied = 0
-    ctx.grow_at = grow_at
-    v = VALUE_MIN if maximizing else VALUE_MAX
-    for i in range(m):
-        c = sh[i].ctx
-        if i > 0:
-            ctx.nodes += c.nodes - start[i]
-            if c.abort:
-                ctx.abort = 1
-        if sh[i].done and sh[i].cut and not any_cut:
-            any_cut = 1                          # the first thread that answered
-            v = sh[i].value
-            if s == ctx.root:
-                ctx.root_best = sh[i].best
-        all_done = all_done and sh[i].done
-    if any_cut:
-        return v
-    if not all_done:
-        ctx.abort = 1                            # a limit stopped a thread
-        return 0
-    for i in range(m):                           # every card refuted: the best bound of all
-        if (maximizing and sh[i].value > v) or (not maximizing and sh[i].value < v):
-            v = sh[i].value
-            if s == ctx.root:
-                ctx.root_best = sh[i].best
-    return v

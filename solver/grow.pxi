@@ -5,7 +5,7 @@
 # (docs/search.md, "Memory").  So a table starts at the size its position's cards suggest
 # and grows, four times at a step up to its cap, once it has given up a quarter of its
 # capacity's worth of entries for want of room.  Every entry is placed again: its coarse
-# key is its check word XOR its other words.
+# key is its check word XOR the seal of its other words.
 DEF GROW_EVICTIONS = 16          # evictions per bucket before the table grows
 
 
@@ -59,7 +59,7 @@ cdef void grow_table(Ctx* ctx) noexcept nogil:
             if ob.tag[i] == 0:
                 continue
             e = &ob.e[i]
-            coarse = e.check ^ e.pattern ^ e.data ^ e.more
+            coarse = e.check ^ seal(e)
             nb = table + (coarse & (n - 1))
             m = tag_matches(nb.tag, 0)
             if m == 0:

@@ -122,11 +122,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         rel[k] = 0
     ctx.nodes += 1
     if (ctx.nodes & 1023) == 0:
-        if (ctx.node_limit and ctx.nodes >= ctx.node_limit) or \
-                (ctx.deadline > 0 and now() > ctx.deadline) or (ctx.stop != NULL and ctx.stop[0]):
-            ctx.abort = 1
-        elif ctx.grow_at and ctx.evictions >= ctx.grow_at:
-            grow_table(ctx)        # safe here: no caller holds a pointer into the table
+        check_limits(g, s, ctx)    # (and grow the table: no caller holds a pointer into it)
     if ctx.abort or ctx.implied:
         return 0
     if s.trick_no == g.tricks:
@@ -183,7 +179,20 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             cards[k] = s.tcard[k]
     for k in range(5):
         skip[k] = 0
-    for i in range(n):
+    # On several threads a card that another thread is searching is put off until the
+    # node's other cards are done (threads.pxi)
+    cdef int share = g.tricks - s.trick_no >= ctx.share_tricks, ply = ply_of(s)
+    cdef int next_card = 0, best_i = MAXMOVES
+    cdef Later later
+    later.count = later.next = later.suits = 0
+    while True:
+        if next_card < n:
+            i = next_card
+            next_card += 1
+        elif later.next < later.count:
+            i = take_later(g, ctx.team, mv, &later)
+        else:
+            break
         suit = mv[i] >> 5
         if (ctx.features & FEAT_SMALL) and g.cls[suit][mv[i] & 31] == 0 and \
                 (mv[i] & 31) < <int>skip[suit]:
@@ -202,7 +211,18 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             a = bound
         elif not maximizing and bound < b:
             b = bound
-        v = search(g, &child, a, b, ctx, crel)
+        if share:
+            child.mark = s.mark ^ card_mark(mv[i])
+            ctx.path[ply] = child.mark
+            if ctx.team.helping:
+                if i > 0 and later.next == 0 and put_off(ctx.team, &later, i, mv[i], child.mark):
+                    continue                     # (the first card is never put off)
+                mark_busy(ctx.team, child.mark)
+            v = search(g, &child, a, b, ctx, crel)
+            if ctx.team.helping:       # (the helpers may have joined meanwhile: see start_helpers)
+                clear_busy(ctx.team, child.mark)
+        else:
+            v = search(g, &child, a, b, ctx, crel)
         if ctx.abort or ctx.implied:
             return 0
         # The card stood for its whole group.  If its rank mattered, so do the others':
@@ -210,15 +230,21 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         # used — if every card had to be tried (srel, below).
         if ((crel[suit] | trel[suit]) >> (mv[i] & 31)) & 1 and lows[i] != (mv[i] & 31):
             srel[suit] |= <uint32_t>1 << lows[i]
+        # The best card is the one with the best bound; of equal bounds, the first in the
+        # move order, whatever order the cards were searched in (threads put some off): at
+        # a node where every card failed, that is what the table keeps as the next search's
+        # first guess, and the move order's is the better one (docs/search.md, "Threads").
         if maximizing:
-            if v > bound:
+            if v > bound or (v == bound and i < best_i):
                 bound = v
                 best = mv[i]
+                best_i = i
             cut = v >= beta
         else:
-            if v < bound:
+            if v < bound or (v == bound and i < best_i):
                 bound = v
                 best = mv[i]
+                best_i = i
             cut = v <= alpha
         if s == ctx.root:
             note_root_card(ctx, mv[i], v, a, b)
@@ -250,9 +276,3 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         tt_store(ctx, &key, kvec, bound - base if bound > alpha else VALUE_MIN,
                  bound - base if bound < beta else VALUE_MAX, won, best, g.tricks - s.trick_no)
     return bound
-
-
-cdef inline int test(const Game* g, const State* s, int target, Ctx* ctx) noexcept nogil:
-    """1 if the value of the position is >= target under perfect play, else 0."""
-    cdef uint32_t rel[5]
-    return probe(g, s, target, ctx, rel) >= target

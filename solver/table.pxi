@@ -25,11 +25,12 @@ DEF MAXLIVE = 24                 # live cards of one suit, + 1 (tarock: T1..T21 
 # positions from 682 M nodes to 243 M (docs/search.md).  The line of tags in front of the
 # entries keeps the scan of so big a bucket to the entries of the position's own coarse key.
 DEF BUCKET = 64                  # entries per bucket (32 bytes each)
+DEF TRACE = 256                  # the driver probes kept for measuring it (Engine.trace)
 
 
 cdef struct Entry:
-    # ``check`` is coarse ^ pattern ^ data ^ more: a lookup recomputes it, so an entry torn
-    # by two threads writing at once never matches (lockless hashing).
+    # ``check`` is the coarse key sealed with the other words (seal): a lookup recomputes it,
+    # so an entry torn by two threads writing at once never matches (lockless hashing).
     uint64_t check
     uint64_t pattern
     uint64_t data                # kvec (25 bits) | lo (16) << 32 | hi (16) << 48
@@ -87,14 +88,21 @@ cdef struct Key:
     const State* s
 
 
+cdef struct Team                   # the threads of one search (threads.pxi)
+
 cdef struct Ctx:
     Bucket* table
     uint64_t mask                # buckets - 1
     uint64_t nodes, node_limit
     double deadline
     int abort                    # a limit or a stop: the search is over
-    int implied                  # another thread's probe answered this one's question
+    int implied                  # another thread answered this one's question: stop
     const int* stop              # the engine's stop switch (shared by its threads)
+    Team* team                   # the engine's threads (threads.pxi)
+    int share_tricks             # nodes with this many tricks left or more share their cards
+    uint64_t start_nodes         # (a helper: its node count when it joined the search,
+    uint64_t reported            # and when it last added its nodes to the team's count)
+    uint64_t path[128]           # the mark of the card being searched at each ply
     int features
     int window                   # the driver's window on a dear walk (values; 1: probes only)
     uint64_t window_nodes        # a walk's probe that cost this many nodes makes it dear
@@ -112,9 +120,9 @@ cdef struct Ctx:
     int* card_hi                 # its value lies in [card_lo, card_hi] (shared by the threads)
     # the driver's last probes, for measuring it: target, answer, nodes
     int ntrace
-    int trace_target[64]
-    int trace_value[64]
-    uint64_t trace_nodes[64]
+    int trace_target[TRACE]
+    int trace_value[TRACE]
+    uint64_t trace_nodes[TRACE]
 
 
 cdef inline int additive(const Game* g) noexcept nogil:
@@ -248,6 +256,18 @@ cdef uint32_t kvec_of(const Ctx* ctx, const Key* key, uint32_t* rel) noexcept no
     return kvec
 
 
+cdef inline uint64_t seal_of(uint64_t pattern, uint64_t data, uint64_t more) noexcept nogil:
+    """What ``check`` XORs onto the coarse key.  The multiplications make it no linear
+    function of the words: with a plain XOR, the words of two writers' versions of one
+    entry (its pattern the same, ``data`` and ``more`` different) could mix into a third
+    that still matched, say one version's bounds with the other's points."""
+    return pattern ^ (data * 0x9e3779b97f4a7c15ULL) ^ (more * 0xc2b2ae3d27d4eb4fULL)
+
+
+cdef inline uint64_t seal(const Entry* e) noexcept nogil:
+    return seal_of(e.pattern, e.data, e.more)
+
+
 cdef inline int entry_lo(const Entry* e) noexcept nogil:
     return <int16_t>((e.data >> 32) & 0xffff)
 
@@ -270,7 +290,7 @@ cdef int tt_lookup(Ctx* ctx, Key* key, int alpha, int beta, int base, int won, i
         i = __builtin_ctzll(m)
         m &= m - 1
         e = bucket.e[i]                                # one copy: the checks below see one version
-        if (e.check ^ e.pattern ^ e.data ^ e.more) != key.coarse:
+        if (e.check ^ seal(&e)) != key.coarse:
             continue
         kvec = <uint32_t>(e.data & 0x1ffffff)
         if pattern_of(key, kvec) != e.pattern:
@@ -308,7 +328,7 @@ cdef void tt_store(Ctx* ctx, Key* key, uint32_t kvec, int lo, int hi, int p, int
         i = __builtin_ctzll(m)
         m &= m - 1
         old = bucket.e[i]
-        if old.pattern == pattern and (old.check ^ old.pattern ^ old.data ^ old.more) == key.coarse:
+        if old.pattern == pattern and (old.check ^ seal(&old)) == key.coarse:
             e = &bucket.e[i]
             olo, ohi = entry_lo(&old), entry_hi(&old)
             plo, phi = <int>(old.more & 0xff), <int>((old.more >> 8) & 0xff)
@@ -339,6 +359,6 @@ cdef void tt_store(Ctx* ctx, Key* key, uint32_t kvec, int lo, int hi, int p, int
     e.pattern = pattern
     e.data = data
     e.more = more
-    e.check = key.coarse ^ pattern ^ data ^ more
+    e.check = key.coarse ^ seal_of(pattern, data, more)
     bucket.depth[e - bucket.e] = <uint8_t>depth
     bucket.tag[e - bucket.e] = tag

@@ -254,12 +254,12 @@ def test_threads_option():
     """--threads N: the same answers on every thread count; out of range is a usage error."""
     text = _endgame("fr4", 7, "threads")
     answers = []
-    for n in ("1", "2"):
+    for n in ("1", "2", "64"):
         r = _atout("solve", "--all", "--threads", n, "--tt-mb", "16", stdin=text)
         assert r.returncode == 0, r.stderr
         out = json.loads(r.stdout)
         answers.append((out["value"], out["best"], out["cards"], out["line"]))
-    assert answers[0][:3] == answers[1][:3]
-    for bad in ("0", "9", "two"):
+    assert answers[0][:3] == answers[1][:3] == answers[2][:3]
+    for bad in ("0", "257", "two"):
         r = _atout("solve", "--threads", bad, stdin=text)
         assert r.returncode == 2 and "--threads" in r.stderr and "Traceback" not in r.stderr

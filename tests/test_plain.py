@@ -47,19 +47,25 @@ def _positions(game: str, count: int):
         yield random_endgame(rng, game, rng.choice(sizes), partial=bool(i % 3 == 2), **options)
 
 
-def same(obj: dict, features: int) -> None:
+def same(obj: dict, features: int, threads=(1,)) -> None:
     pos = parse_position(obj)
-    full = solve(pos, all_cards=True, tt_mb=TT_MB, features=features)
     plain = solve(pos, all_cards=True, tt_mb=TT_MB, features=0)
-    assert full.status == plain.status == "ok"
-    assert (full.value, full.best, full.cards) == (plain.value, plain.best, plain.cards), obj
-    assert full.outcome["value"] == full.value
+    for n in threads:
+        full = solve(pos, all_cards=True, tt_mb=TT_MB, features=features, threads=n)
+        assert full.status == plain.status == "ok"
+        assert (full.value, full.best, full.cards) == (plain.value, plain.best, plain.cards), (obj, n)
+        assert full.outcome["value"] == full.value
 
 
 @pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
-def test_full_search_equals_plain_search(game):
+def test_full_search_equals_plain_search(game, monkeypatch):
+    """On one thread, and on two and four (the helpers joining every search at once and
+    sharing every node's cards: tests/test_threads.py)."""
+    import atout.solver
+
+    monkeypatch.setattr(atout.solver, "THREAD_TUNING", (0, 0))
     for obj in _positions(game, PER_GAME):
-        same(obj, DEFAULT_FEATURES)
+        same(obj, DEFAULT_FEATURES, (1, 2, 4))
 
 
 def _dealt_anew(pos, rng: random.Random):
@@ -155,29 +161,13 @@ def test_a_too_general_pattern_is_caught():
     pytest.fail("a too-general pattern went unnoticed on 30 positions")
 
 
-@pytest.mark.parametrize("game", ["fr4", "priest5", "at4"])
-def test_two_threads_give_the_same_answers(game):
-    """Threads share the cards of each probe's root and one table: the answers must not
-    change (positions of 9 tricks: threads are used from THREADS_MIN_TRICKS = 9)."""
-    rng = random.Random(zlib.crc32(f"threads-{game}".encode()))
-    for i in range(max(3, PER_GAME // 3)):
-        options = {"bid": AT4_BIDS[i % len(AT4_BIDS)]} if game == "at4" else {}
-        obj = random_endgame(rng, game, 9, partial=bool(i % 3 == 2), **options)
-        pos = parse_position(obj)
-        one = solve(pos, all_cards=True, tt_mb=TT_MB)
-        two = solve(pos, all_cards=True, tt_mb=TT_MB, threads=2)
-        assert two.status == "ok"
-        assert (one.value, one.best, one.cards) == (two.value, two.best, two.cards), obj
-        assert two.outcome["value"] == two.value
-
-
 @pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
 def test_a_window_search_keeps_its_promise(game):
     """The search in a window (alpha, beta), which the driver opens on a dear walk: v >= beta
     proves the value at least v, v <= alpha at most v, and in between v is the value.
     Windows of every width below, around and above the value, one after another on one
     table (so that entries holding exact values and both bounds are used again), on one
-    thread and on two."""
+    thread and on two (sharing every node's cards)."""
     from atout.solver import make_engine
 
     rng = random.Random(zlib.crc32(f"window-{game}".encode()))
@@ -185,7 +175,7 @@ def test_a_window_search_keeps_its_promise(game):
         pos = parse_position(obj)
         exact = solve(pos, tt_mb=TT_MB, features=0).value
         engine = make_engine(pos, TT_MB)
-        engine.set_threads(1 + i % 2)
+        engine.set_threads(1 + i % 2, 0, 0)
         for _ in range(8):
             width = rng.choice((1, 2, 3, 4, 8, 20))
             alpha = exact - rng.randint(-8, width + 8)
@@ -238,7 +228,7 @@ def test_a_growing_table_gives_the_same_answers(game):
         engine = Engine(engine_params(pos), 1, DEFAULT_FEATURES, 64)
         for card in pos.played:
             engine.play(code_of(pos.rules, card))
-        engine.set_threads(1 + i % 2)
+        engine.set_threads(1 + i % 2, 0, 0)
         small = engine.table_fill()[0]
         done, value, _ = engine.value()
         assert done and value == plain.value, (game, i)

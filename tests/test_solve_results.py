@@ -294,7 +294,7 @@ def test_the_driver_walks_as_documented(game, options):
             assert wlo == whi == value
 
 
-# -- threads (driver.pxi, ``root_probe``) -----------------------------------------------------
+# -- threads (threads.pxi, ``team_search``) -----------------------------------------------------
 
 def _nine_trick_positions():
     for game in ("fr4", "fr3", "fr5", "priest5"):
@@ -304,18 +304,19 @@ def _nine_trick_positions():
 
 
 def test_threads_keep_what_the_root_probes_prove():
-    """On two threads (positions of 9 tricks: threads are used from THREADS_MIN_TRICKS =
-    9) the root's probes still leave what they proved of each card (``card_bounds``: some
-    card bounded, every bound holding) and the card that answered the last probe
-    (``best_guess``): when that probe was answered by one card (a card of the maximizing
-    camp reaching the target, or of the other camp staying below it) that card is optimal."""
+    """On two threads (the helper joining every search at once and sharing every node's
+    cards) the root's probes still leave what they proved of each card (``card_bounds``:
+    some card bounded, every bound holding, whichever thread proved it) and the card that
+    answered the last probe (``best_guess``, from the thread that answered first): when
+    that probe was answered by one card (a card of the maximizing camp reaching the target,
+    or of the other camp staying below it) that card is optimal."""
     answered = 0
     for obj in _nine_trick_positions():
         pos = parse_position(obj)
         names = card_of_code(pos.rules)
         exact = solve(obj, all_cards=True, tt_mb=TT_MB)
         engine = make_engine(pos, TT_MB)
-        engine.set_threads(2)
+        engine.set_threads(2, 0, 0)
         done, value, _ = engine.value()
         assert done and value == exact.value
         trace = engine.trace()
@@ -370,15 +371,17 @@ def test_a_card_value_once_found_is_kept(game):
             assert engine.card_bounds(code) == (lo, lo)
 
 
-# the i-th position of a seeded stream (9 tricks when i is even, else 10) where one thread's
-# cards alone would give a wrong bound in a window search
+# the i-th position of a seeded stream (9 tricks when i is even, else 10) where every card of
+# the root must be refuted in a window search: the cases that caught an unsound root bound
+# when the root's cards were dealt out to the threads (before the threads searched the whole
+# tree each, commit 617eab9)
 WINDOW_CASES = {"priest5": (5, 8), "fr5": (2,), "fr3": (2,)}
 
 
 def test_threads_combine_every_threads_bound():
-    """A window search on two threads where every card must be refuted: the root's bound is
-    the best over both threads' cards (one thread's alone can be unsound), whatever the
-    window's width (the driver opens windows on a dear walk)."""
+    """A window search on two threads where every card must be refuted: the root's bound
+    holds (fail-soft) whatever the window's width (the driver opens windows on a dear walk),
+    whichever thread's answer it is."""
     for game, picks in WINDOW_CASES.items():
         rng = random.Random("thr5-" + game)
         for i in range(max(picks) + 1):
@@ -391,7 +394,7 @@ def test_threads_combine_every_threads_bound():
                 for width in (1, 3):
                     alpha, beta = exact + off - width, exact + off + 1
                     engine = make_engine(pos, TT_MB)
-                    engine.set_threads(2)
+                    engine.set_threads(2, 0, 0)
                     done, v = engine.search_window(alpha, beta)
                     assert done
                     assert_fail_soft(v, alpha, beta, exact, obj)

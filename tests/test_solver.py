@@ -2,7 +2,8 @@
 
 On random endgames of every game and contract family, the solver's value, its
 ``best`` cards and every card's value must equal plain minimax over the rules
-engine, and replaying its ``line`` must score exactly its value.
+engine, and replaying its ``line`` must score exactly its value — on one thread, and on
+two and four (the parallel search: tests/test_threads.py has what is particular to it).
 
 ATOUT_XCHECK (default 1) multiplies the number of endgames: e.g. ATOUT_XCHECK=10 for
 the thousands-per-game run before a release.
@@ -18,6 +19,7 @@ import random
 
 import pytest
 
+import atout.solver as solver_module
 from atout.cards import card, is_trump, rank, suit, token
 from atout.games import AT4_BIDS
 from atout.position import Position, parse_position
@@ -32,29 +34,31 @@ from reference import maximizing, reference_values, value_of
 SCALE = int(os.environ.get("ATOUT_XCHECK", "1"))
 
 
-def check(obj: dict) -> None:
-    """Solver == reference on one position, with and without per-card values."""
+def check(obj: dict, threads=(1,)) -> None:
+    """Solver == reference on one position, with and without per-card values, on each of
+    ``threads`` thread counts."""
     pos = parse_position(obj)
     ref = reference_values(pos)
     value = value_of(pos, ref)
     best = sorted(c for c, v in ref.items() if v == value)
 
-    full = solve(pos, all_cards=True, tt_mb=TT_MB)
-    assert full.status == "ok"
-    assert full.cards == ref, obj
-    assert full.value == value, obj
-    assert sorted(full.best) == best, obj
+    for n in threads:
+        full = solve(pos, all_cards=True, tt_mb=TT_MB, threads=n)
+        assert full.status == "ok"
+        assert full.cards == ref, (obj, n)
+        assert full.value == value, (obj, n)
+        assert sorted(full.best) == best, (obj, n)
 
-    quick = solve(pos, tt_mb=TT_MB)
-    assert quick.value == value and sorted(quick.best) == best, obj
-    assert quick.cards is None
-    # The line is legal (the rules engine replays it) and scores exactly the value.
-    end = pos.copy()
-    for t in quick.line:
-        end.play(next(c for c in end.legal_cards() if token(c) == t))
-    assert end.is_finished()
-    assert end.outcome()["value"] == value == quick.outcome["value"]
-    assert quick.line[0] in best
+        quick = solve(pos, tt_mb=TT_MB, threads=n)
+        assert quick.value == value and sorted(quick.best) == best, (obj, n)
+        assert quick.cards is None
+        # The line is legal (the rules engine replays it) and scores exactly the value.
+        end = pos.copy()
+        for t in quick.line:
+            end.play(next(c for c in end.legal_cards() if token(c) == t))
+        assert end.is_finished()
+        assert end.outcome()["value"] == value == quick.outcome["value"]
+        assert quick.line[0] in best
 
 
 def _endgames(game: str, count: int, seed: int, **kwargs):
@@ -69,10 +73,21 @@ def _endgames(game: str, count: int, seed: int, **kwargs):
                              policy=policies[i % len(policies)], **kwargs)
 
 
+# The parallel search as well: two and four threads, the helpers joining every search at
+# once and sharing every node's cards (THREAD_TUNING; by default they join only searches
+# that have run 2^15 nodes, which these endgames never reach).
+THREADS = (1, 2, 4)
+
+
+@pytest.fixture
+def every_node_shared(monkeypatch):
+    monkeypatch.setattr(solver_module, "THREAD_TUNING", (0, 0))
+
+
 @pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5"])
-def test_matches_reference(game):
+def test_matches_reference(game, every_node_shared):
     for obj in _endgames(game, 150 * SCALE, seed=zlib.crc32(game.encode())):
-        check(obj)
+        check(obj, THREADS)
 
 
 AT4_FAMILIES = {
@@ -92,10 +107,10 @@ AT4_FAMILIES = {
 
 
 @pytest.mark.parametrize("family", sorted(AT4_FAMILIES))
-def test_at4_matches_reference(family):
+def test_at4_matches_reference(family, every_node_shared):
     options = AT4_FAMILIES[family]
     for obj in _endgames("at4", 40 * SCALE, seed=len(family), **options):
-        check(obj)
+        check(obj, THREADS)
 
 
 def test_every_at4_bid():

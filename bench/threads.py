@@ -1,0 +1,138 @@
+"""How one search scales with threads: time, total nodes, speed-up and search overhead.
+
+    python bench/threads.py                              # every set, 1 2 4 8 16 threads
+    python bench/threads.py --threads 1,2 --sets fr4-12,fr4-mid12
+    python bench/threads.py --sets probes --threads 1,8,16 --time-limit 600
+
+For each set and thread count: the wall time of the whole set, its total nodes (every
+thread's), the speed-up (time on one thread / time on N) and the search overhead (nodes on
+N threads / nodes on one).  The overhead needs no cores to measure (16 threads on a 2-core
+machine search nearly the nodes they would on 16 cores); the speed-up does.  Each search
+starts cold (a fresh engine and table), value alone (``Engine.value()``), one after the
+other in this process.  The sets:
+
+    fr4-12      the six 12-trick fr4 positions of ``bench/totals.py fr4-full --tricks 12 --count 6``
+    fr4-mid12   the first ``--mid-count`` positions of bench/data/fr4-mid12.jsonl
+    fr4-end8, fr3-end10, fr5-end8, priest5-end8
+                the first ``--end-count`` positions of those sets (small searches: they
+                check that threads cost nothing where they cannot help)
+    probes      one cold probe "is the value >= t?" of the first deal of fr4-full (t = 66:
+                "no"), fr5-full (t = 88: "no") and priest5-full (t = -5: "yes", its value)
+    stop        how long Ctrl-C takes to stop a search: the first fr4-full deal solved
+                in a thread, cancelled after 2 s; the time from ``Cancel.set()`` until
+                ``solve`` returns (every thread joined), the largest of five tries
+
+Per position the time is also compared with one thread: ``worst`` is the largest ratio
+(N threads / one thread) over the set's positions, for the "never slower" check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import threading
+import statistics
+import sys
+import time
+
+from atout.solver import Cancel, make_engine, solve
+from scaling import load, random_prefix
+
+# (set, target): the whole-deal probes, at a target near each deal's value (priest5-full's
+# first deal is worth -5; fr4-full's first lies between 64 and 66; fr5-full's first at most 70)
+PROBES = (("fr4-full", 66), ("fr5-full", 88), ("priest5-full", -5))
+ENDGAME_SETS = ("fr4-end8", "fr3-end10", "fr5-end8", "priest5-end8")
+
+
+def positions(name: str, args) -> list:
+    """[(label, position, probe target or None)] of one set."""
+    if name == "fr4-12":
+        deals = load("fr4-full")
+        rng = random.Random(12)                    # as bench/totals.py --tricks 12
+        return [(f"fr4-12-{i}", random_prefix(deals[i % len(deals)], 12, rng), None) for i in range(6)]
+    if name == "fr4-mid12":
+        return [(p.id, p, None) for p in load("fr4-mid12")[:args.mid_count]]
+    if name in ENDGAME_SETS:
+        return [(p.id, p, None) for p in load(name)[:args.end_count]]
+    if name == "probes":
+        return [(f"{deal}[0] >= {t}", load(deal)[0], t) for deal, t in PROBES]
+    raise SystemExit(f"threads.py: no set {name!r}")
+
+
+def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str]:
+    """(seconds, nodes, finished, answer) of one cold search."""
+    engine = make_engine(pos, args.tt_mb)
+    engine.set_threads(threads)
+    engine.set_limits(0, args.time_limit)
+    started = time.perf_counter()
+    if target is None:
+        done, lo, hi = engine.value()
+        answer = str(lo) if done else f"[{lo}, {hi}]"
+    else:
+        done, yes = engine.at_least(target)
+        answer = ("yes" if yes else "no") if done else "stopped"
+    return time.perf_counter() - started, engine.nodes, done, answer
+
+
+def stop_latency(threads: int, tries: int = 5, after: float = 2.0) -> float:
+    """The longest time, over ``tries``, from Cancel.set() until solve() returns."""
+    deal = load("fr4-full")[0]
+    worst = 0.0
+    for _ in range(tries):
+        cancel = Cancel()
+        done = []
+        worker = threading.Thread(target=lambda: done.append((solve(deal, cancel=cancel, threads=threads),
+                                                               time.perf_counter())))
+        worker.start()
+        time.sleep(after)
+        asked = time.perf_counter()
+        cancel.set()
+        worker.join()
+        result, returned = done[0]
+        assert result.stopped_by == "cancel"
+        worst = max(worst, returned - asked)
+    return worst
+
+
+def main(argv: list[str]) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--threads", default="1,2,4,8,16", help="thread counts (the first is the baseline)")
+    ap.add_argument("--sets", default="fr4-12,fr4-mid12,probes," + ",".join(ENDGAME_SETS) + ",stop")
+    ap.add_argument("--mid-count", type=int, default=10)
+    ap.add_argument("--end-count", type=int, default=20)
+    ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per search")
+    ap.add_argument("--tt-mb", type=int, default=None, help="table size (default: by the position)")
+    ap.add_argument("--verbose", action="store_true", help="one line per search too")
+    args = ap.parse_args(argv)
+    counts = [int(n) for n in args.threads.split(",")]
+    print(f"{'set':<13} {'threads':>7} {'time':>9} {'speed-up':>8} {'nodes':>14} {'overhead':>8} "
+          f"{'worst':>6}  answers", flush=True)
+    for name in args.sets.split(","):
+        if name == "stop":
+            for threads in counts:
+                print(f"{'stop':<13} {threads:>7} {stop_latency(threads) * 1000:>8.1f} ms from Ctrl-C "
+                      f"to every thread stopped (worst of 5)", flush=True)
+            continue
+        items = positions(name, args)
+        base = None
+        for threads in counts:
+            runs = [run_one(pos, target, threads, args) for _, pos, target in items]
+            if args.verbose:
+                for (label, _, _), (t, n, _, a) in zip(items, runs):
+                    print(f"    {label}: {threads} threads {t:.3f} s, {n:,} nodes, {a}", flush=True)
+            total = sum(t for t, _, _, _ in runs)
+            nodes = sum(n for _, n, _, _ in runs)
+            answers = [a for _, _, _, a in runs]
+            if base is None:
+                base = runs
+            speed = sum(t for t, _, _, _ in base) / total
+            overhead = nodes / sum(n for _, n, _, _ in base)
+            worst = max(r[0] / b[0] for r, b in zip(runs, base))
+            same = "" if answers == [a for _, _, _, a in base] else "  DIFFERENT ANSWERS"
+            print(f"{name:<13} {threads:>7} {total:>8.2f}s {speed:>7.2f}x {nodes:>14,} {overhead:>7.2f}x "
+                  f"{worst:>5.2f}x  {statistics.median(t for t, _, _, _ in runs):.3f} s median{same}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

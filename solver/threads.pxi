@@ -1,0 +1,342 @@
+# One search on several threads: ABDADA over the one shared table.
+#
+# Every thread searches the whole tree from the root, in the same window, on the same
+# table (docs/search.md, "Threads").  What keeps them apart is a small shared table of
+# the positions being searched right now (the "busy" marks): at a node with enough tricks
+# left, a thread about to search a card other than the node's first looks up the
+# position that card leads to, and when another thread is already searching it, puts
+# the card off and takes the next one; the cards put off are searched last, by when the
+# other thread has usually stored their answer in the table.  So at the nodes where every
+# card must be refuted (the defenders' cards of a "yes"), the threads spread over the
+# cards, at any depth; where one card answers, they go down it together and spread below.
+# (Weill's ABDADA, 1996, with the marks in a table of their own, as the "simplified
+# ABDADA" of chess programs does, since our table's entries are patterns.)
+#
+# Why it is exact: each thread runs the ordinary alpha-beta search; a thread only changes
+# the order in which it tries a node's cards, and every answer it takes from the table is
+# a proven bound, whoever stored it.  The root's answer is that of the first thread to
+# finish; the others are stopped (``implied``) and store nothing on their way out.
+#
+# Threads join a search only once it has run alone for ``help_after`` nodes: most
+# searches of an analysis or an endgame are over before that, and pay nothing.
+
+DEF MAXTHREADS = 256
+DEF HELP_AFTER = 1 << 15         # nodes a search runs alone before the helpers join
+DEF DEFER_TRICKS = 3             # nodes with this many tricks left or more share their cards
+DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each)
+DEF STACK_BYTES = 4 << 20        # a helper's stack: search() nests a frame per card
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    ctypedef struct pthread_attr_t:
+        pass
+    int pthread_attr_init(pthread_attr_t* attr)
+    int pthread_attr_setstacksize(pthread_attr_t* attr, size_t size)
+    int pthread_attr_destroy(pthread_attr_t* attr)
+    int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                       void* (*start)(void*) noexcept nogil, void* arg)
+    int pthread_join(pthread_t thread, void** result)
+
+# Words that several threads write: atomic loads and stores (relaxed where only the
+# value matters, acquire/release where it publishes other memory).
+cdef extern from *:
+    """
+    #include <stdint.h>
+    static inline int atout_load(const int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void atout_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int atout_add(int* p, int v) { return __atomic_add_fetch(p, v, __ATOMIC_ACQ_REL); }
+    static inline int atout_claim(int* p) {
+        int expected = 0;
+        return __atomic_compare_exchange_n(p, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    static inline uint64_t atout_load64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void atout_store64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline uint64_t atout_add64(uint64_t* p, uint64_t v) { return __atomic_add_fetch(p, v, __ATOMIC_RELAXED); }
+    static inline void atout_clear64(uint64_t* p, uint64_t v) {
+        uint64_t expected = v;
+        __atomic_compare_exchange_n(p, &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    }
+    static inline void atout_pause(void) {
+    #if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+    #endif
+    }
+    """
+    int atomic_load "atout_load" (const int* p) nogil
+    void atomic_store "atout_store" (int* p, int v) nogil
+    int atomic_add "atout_add" (int* p, int v) nogil
+    int atomic_claim "atout_claim" (int* p) nogil
+    uint64_t atomic_load64 "atout_load64" (const uint64_t* p) nogil
+    void atomic_store64 "atout_store64" (uint64_t* p, uint64_t v) nogil
+    uint64_t atomic_add64 "atout_add64" (uint64_t* p, uint64_t v) nogil
+    void atomic_clear64 "atout_clear64" (uint64_t* p, uint64_t v) nogil
+    void cpu_pause "atout_pause" () nogil
+
+
+cdef struct Team:
+    # how the engine's threads search (set_threads)
+    int threads                  # this many threads per search, the caller's included
+    uint64_t help_after          # nodes a search runs alone before the helpers join
+    int defer_tricks             # nodes with this many tricks left or more share their cards
+    Ctx* main                    # the caller's context, and the helpers' (threads - 1)
+    Ctx* helpers
+    pthread_t* tid
+    int* started
+    uint64_t* busy               # the busy marks: the positions being searched now
+    uint64_t busy_mask
+    # the search under way
+    const Game* g
+    const State* s
+    int alpha, beta
+    int root_ply
+    uint64_t start_at            # the caller's node count at which the helpers join
+    int helping                  # the helpers are running: the busy marks are in use
+    int claimed                  # a thread has finished the search: its answer is value
+    int value
+    int best                     # (and its best card at the root)
+    uint64_t helper_nodes        # the helpers' nodes, as they last reported them (node limit)
+    int running                  # the threads inside the search
+    int grow                     # the caller grows the table: the others wait (park)
+    int parked
+    uint64_t evictions           # the helpers' evictions, for the decision to grow
+    # for measuring and testing: the searches the helpers joined, and those a helper answered
+    uint64_t joined
+    uint64_t helper_answers
+
+
+cdef inline uint64_t card_mark(int code) noexcept nogil:
+    """A random word per card: a position's mark is the XOR of the cards played since the
+    search's root (the same cards played in another order: the same mark — a transposition
+    is busy too; marks only decide the order of the cards, so a clash costs nothing)."""
+    return mix(<uint64_t>(code + 1) * 0x9e3779b97f4a7c15ULL) | 1
+
+
+cdef inline int ply_of(const State* s) noexcept nogil:
+    return s.trick_no * MAXSEATS + s.trick_len
+
+
+cdef inline int busy(Team* t, uint64_t mark) noexcept nogil:
+    return atomic_load64(&t.busy[mark & t.busy_mask]) == mark
+
+
+cdef inline void mark_busy(Team* t, uint64_t mark) noexcept nogil:
+    atomic_store64(&t.busy[mark & t.busy_mask], mark)
+
+
+cdef inline void clear_busy(Team* t, uint64_t mark) noexcept nogil:
+    atomic_clear64(&t.busy[mark & t.busy_mask], mark)
+
+
+cdef struct Later:
+    int card[MAXMOVES]           # the node's cards put off (their indices), in move order,
+    uint64_t mark[MAXMOVES]      # and the marks of the positions they lead to
+    int count
+    int next                     # the first not searched yet (0: the first pass)
+    int suits                    # the suits of the cards put off
+
+
+cdef inline int put_off(Team* t, Later* later, int i, int code, uint64_t mark) noexcept nogil:
+    """Is the node's card ``code`` (its i-th, not its first) to be searched after the
+    others?  When another thread is searching it, and when a card of its suit was put off:
+    cards of one suit lead to positions that the table's patterns largely share, so the
+    second, searched after the first, is mostly answered by the table, where searched at
+    once both pay in full (docs/search.md, "Threads")."""
+    cdef int suit = code >> 5
+    if not (later.suits >> suit) & 1 and not busy(t, mark):
+        return 0
+    later.card[later.count] = i
+    later.mark[later.count] = mark
+    later.count += 1
+    later.suits |= 1 << suit
+    return 1
+
+
+cdef int take_later(const Game* g, Team* t, const int* mv, Later* later) noexcept nogil:
+    """The next of the cards put off to search: the first that no other thread is on any
+    more (its answer is in the table by now), passing over a card while a card of its
+    suit before it is still to come; when every one is taken, the first: this thread joins
+    that search, and below it the two spread out again."""
+    cdef int k, pick = later.next, suit, pending = 0
+    cdef int card
+    cdef uint64_t mark
+    for k in range(later.next, later.count):
+        suit = mv[later.card[k]] >> 5
+        if not (pending >> suit) & 1 and not busy(t, later.mark[k]):
+            pick = k
+            break
+        pending |= 1 << suit
+    card, mark = later.card[pick], later.mark[pick]
+    later.card[pick], later.mark[pick] = later.card[later.next], later.mark[later.next]
+    later.card[later.next], later.mark[later.next] = card, mark
+    later.next += 1
+    return card
+
+
+cdef void claim(Team* t, Ctx* ctx, int v) noexcept nogil:
+    """``ctx``'s thread finished the search with ``v``: the first to finish gives the
+    answer, and every other thread is stopped."""
+    cdef int i
+    cdef Ctx* c
+    if not atomic_claim(&t.claimed):
+        return
+    t.value = v
+    t.best = ctx.root_best
+    for i in range(t.threads):
+        c = t.main if i == 0 else &t.helpers[i - 1]
+        if c != ctx:
+            atomic_store(&c.implied, 1)
+
+
+cdef void* helper_main(void* arg) noexcept nogil:
+    cdef Ctx* ctx = <Ctx*>arg
+    cdef Team* t = ctx.team
+    cdef uint32_t rel[5]
+    cdef int v = search(t.g, t.s, t.alpha, t.beta, ctx, rel)
+    if not ctx.abort and not ctx.implied:
+        claim(t, ctx, v)
+    atomic_add(&t.running, -1)
+    return NULL
+
+
+cdef void start_helpers(Ctx* ctx, int ply) noexcept nogil:
+    """The caller's search has run long enough: the helpers join it.  The cards the caller
+    is searching now (its line from the root) are marked busy first, so that the helpers
+    start on other cards."""
+    cdef Team* t = ctx.team
+    cdef pthread_attr_t attr
+    cdef Ctx* h
+    cdef int i, p
+    memset(t.busy, 0, (t.busy_mask + 1) * sizeof(uint64_t))
+    t.helper_nodes = 0
+    t.evictions = 0
+    t.parked = 0
+    t.grow = 0
+    t.running = t.threads
+    for p in range(t.root_ply, ply):
+        if t.g.tricks - p // MAXSEATS >= t.defer_tricks and ctx.path[p]:
+            mark_busy(t, ctx.path[p])
+    atomic_store(&t.helping, 1)
+    pthread_attr_init(&attr)
+    pthread_attr_setstacksize(&attr, STACK_BYTES)
+    for i in range(t.threads - 1):
+        h = &t.helpers[i]
+        h.table, h.mask, h.features = ctx.table, ctx.mask, ctx.features
+        h.plays, h.plays_mask = ctx.plays, ctx.plays_mask
+        h.deadline, h.node_limit, h.stop = ctx.deadline, ctx.node_limit, ctx.stop
+        h.root, h.card_lo, h.card_hi = ctx.root, ctx.card_lo, ctx.card_hi
+        h.team, h.share_tricks = t, ctx.share_tricks
+        h.abort = h.implied = 0
+        h.evictions = h.grow_at = 0      # only the caller grows the table
+        h.root_best = -1
+        h.start_nodes = h.reported = h.nodes
+        t.started[i] = pthread_create(&t.tid[i], &attr, helper_main, h) == 0
+        if not t.started[i]:
+            atomic_add(&t.running, -1)   # no thread to be had: the others go on without it
+    pthread_attr_destroy(&attr)
+
+
+cdef void grow_with_helpers(Ctx* ctx) noexcept nogil:
+    """Grow the table while the helpers run: they wait at their next node count check
+    (where, as for the caller, nothing up their stack points into the table), the table
+    grows, and they go on in the new one.  Given up if the search ends meanwhile."""
+    cdef Team* t = ctx.team
+    cdef int i
+    atomic_store(&t.grow, 1)
+    while atomic_load(&t.parked) < atomic_load(&t.running) - 1:
+        if atomic_load(&t.claimed) or ctx.abort or ctx.implied or (ctx.stop != NULL and ctx.stop[0]):
+            atomic_store(&t.grow, 0)
+            return
+        cpu_pause()
+    ctx.evictions += t.evictions
+    t.evictions = 0
+    grow_table(ctx)
+    for i in range(t.threads - 1):
+        t.helpers[i].table, t.helpers[i].mask = ctx.table, ctx.mask
+        t.helpers[i].plays, t.helpers[i].plays_mask = ctx.plays, ctx.plays_mask
+    atomic_store(&t.grow, 0)
+
+
+cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
+    """Every 1024 nodes of each thread: the limits, growing the table, and the helpers
+    joining a search that has run long enough."""
+    cdef Team* t = ctx.team
+    cdef uint64_t total = ctx.nodes
+    cdef int helping = t != NULL and atomic_load(&t.helping)
+    if helping:
+        if ctx == t.main:
+            total += atomic_load64(&t.helper_nodes)
+        else:
+            total = atomic_add64(&t.helper_nodes, ctx.nodes - ctx.reported) + t.main.nodes
+            ctx.reported = ctx.nodes
+            if ctx.evictions:
+                atomic_add64(&t.evictions, ctx.evictions)
+                ctx.evictions = 0
+    if (ctx.node_limit and total >= ctx.node_limit) or \
+            (ctx.deadline > 0 and now() > ctx.deadline) or (ctx.stop != NULL and ctx.stop[0]):
+        ctx.abort = 1
+        return
+    if not helping:
+        if ctx.grow_at and ctx.evictions >= ctx.grow_at:
+            grow_table(ctx)        # safe here: no caller holds a pointer into the table
+        if t != NULL and t.threads > 1 and ctx == t.main and t.s != NULL and ctx.nodes >= t.start_at:
+            start_helpers(ctx, ply_of(s))
+    elif ctx == t.main:
+        if ctx.grow_at and ctx.evictions + atomic_load64(&t.evictions) >= ctx.grow_at:
+            grow_with_helpers(ctx)
+    elif atomic_load(&t.grow):
+        atomic_add(&t.parked, 1)
+        while atomic_load(&t.grow):
+            cpu_pause()
+        atomic_add(&t.parked, -1)
+
+
+cdef int team_search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx) noexcept nogil:
+    """:func:`search` of ``s`` in the window (alpha, beta) on the engine's threads: the
+    caller's thread alone at first, the helpers joining once it has run ``help_after``
+    nodes.  The answer of the first thread to finish, as search() would return it (a
+    limit: ``ctx.abort``)."""
+    cdef Team* t = ctx.team
+    cdef uint32_t rel[5]
+    cdef int v, i, claimed_by_helper
+    cdef Ctx* h
+    if t == NULL or t.threads <= 1 or s.trick_no >= g.tricks - 1:
+        return search(g, s, alpha, beta, ctx, rel)
+    t.g, t.s, t.alpha, t.beta = g, s, alpha, beta
+    t.root_ply = ply_of(s)
+    t.claimed = 0
+    t.helping = 0
+    t.start_at = ctx.nodes + t.help_after
+    ctx.implied = 0
+    if t.help_after == 0:
+        start_helpers(ctx, t.root_ply)
+    v = search(g, s, alpha, beta, ctx, rel)
+    if not atomic_load(&t.helping):
+        t.s = NULL
+        return v
+    if not ctx.abort and not ctx.implied:
+        claim(t, ctx, v)
+    for i in range(t.threads - 1):               # stop the helpers (a limit, or the answer)
+        atomic_store(&t.helpers[i].implied, 1)
+    atomic_store(&t.grow, 0)
+    for i in range(t.threads - 1):
+        if t.started[i]:
+            pthread_join(t.tid[i], NULL)
+    claimed_by_helper = t.claimed and ctx.implied
+    t.joined += 1
+    t.helper_answers += claimed_by_helper
+    for i in range(t.threads - 1):
+        h = &t.helpers[i]
+        ctx.nodes += h.nodes - h.start_nodes
+        ctx.evictions += h.evictions
+        h.evictions = 0
+    ctx.evictions += t.evictions
+    t.evictions = 0
+    atomic_store(&t.helping, 0)
+    t.s = NULL
+    ctx.implied = 0
+    if not t.claimed:
+        ctx.abort = 1              # a limit stopped every thread before one finished
+        return 0
+    if claimed_by_helper and s == ctx.root:
+        ctx.root_best = t.best
+    return t.value

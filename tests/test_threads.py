@@ -1,0 +1,184 @@
+"""The parallel search (solver/threads.pxi): exact on every thread count, and stopped whole.
+
+The exhaustive cross-check (test_solver.py) and the plain-search check (test_plain.py) also
+run on two and four threads.  Here: what is particular to the threads — the helpers joining
+a search midway, an answer a helper finds first, helpers stopped with their work half done,
+the limits counting every thread's nodes, the table growing while the helpers search.
+
+Most tests make the helpers join every search at once and share every node's cards
+(``THREAD_TUNING = (0, 0)``): by default they join a search only once it has run 2^15 nodes
+alone, which the small positions of a test never do.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import zlib
+
+import pytest
+
+import atout.solver as solver
+from atout.cards import token
+from atout.position import parse_position
+from atout.solver import Cancel, DEFAULT_FEATURES, make_engine, solve
+from atout.solver.params import card_of_code, code_of, engine_params
+
+from deals import random_endgame
+
+TT_MB = 16
+GAMES = ["fr4", "fr3", "fr5", "priest5", "at4"]
+AT4_BIDS = ["solorufer", "farbendreier", "piccolo", "trischaken", "pagatrufer"]
+
+
+@pytest.fixture
+def every_node_shared(monkeypatch):
+    monkeypatch.setattr(solver, "THREAD_TUNING", (0, 0))
+
+
+def _positions(game: str, count: int, tricks, tag: str):
+    rng = random.Random(zlib.crc32(f"{tag}-{game}".encode()))
+    for i in range(count):
+        options = {"bid": AT4_BIDS[i % len(AT4_BIDS)]} if game == "at4" else {}
+        yield random_endgame(rng, game, rng.choice(tricks), partial=bool(i % 3 == 2), **options)
+
+
+def _same(one, other, obj) -> None:
+    assert other.status == "ok", obj
+    assert (one.value, one.best, one.cards) == (other.value, other.best, other.cards), obj
+    assert other.outcome["value"] == other.value, obj
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_helpers_joining_midway_give_the_same_answers(game, monkeypatch):
+    """The helpers join a search that has run 2,048 nodes alone (the default is 2^15), with
+    the cards of the caller's line marked busy: the value, the best cards and every card's
+    value of a one-thread solve, on two and four threads.  Some searches must really have
+    been joined, or this test would say nothing."""
+    monkeypatch.setattr(solver, "THREAD_TUNING", (2048, 3))
+    joined = 0
+    for obj in _positions(game, 4, (8, 9), "midway"):
+        pos = parse_position(obj)
+        one = solve(pos, all_cards=True, tt_mb=TT_MB)
+        for threads in (2, 4):
+            _same(one, solve(pos, all_cards=True, tt_mb=TT_MB, threads=threads), obj)
+            engine = make_engine(pos, TT_MB)
+            solver.set_threads(engine, threads)
+            done, value, _ = engine.value()
+            assert done and value == one.value, obj
+            joined += engine.thread_counts()[0]
+    assert joined, "no search was joined: the test needs bigger positions"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_answer_a_helper_finds_first_is_the_answer(game, every_node_shared):
+    """Every thread searches from the root; the first to finish answers for all.  On four
+    threads some searches are answered by a helper, and the value is still exact (a lost or
+    ignored helper answer shows here as a wrong value)."""
+    by_helpers = 0
+    for obj in _positions(game, 12, (3, 4, 5, 6), "first"):
+        pos = parse_position(obj)
+        value = solve(pos, tt_mb=TT_MB).value
+        engine = make_engine(pos, TT_MB)
+        solver.set_threads(engine, 4)
+        done, lo, hi = engine.value()
+        assert done and lo == hi == value, obj
+        for target in (value, value + 1):
+            done, yes = engine.at_least(target)
+            assert done and yes == (target <= value), (obj, target)
+        by_helpers += engine.thread_counts()[1]
+    assert by_helpers, "no helper answered first: the test says nothing"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_helpers_stopped_midway_store_nothing(game, every_node_shared):
+    """Once one thread has answered, the others stop where they are and store nothing on
+    their way out: a bound of theirs stored as proven would poison the table, which one
+    engine keeps warm across all the searches of a solve (the value, then every card's).
+    Every card's value on four threads as on one; and some helpers must have been stopped
+    (searches the caller answered while its helpers ran)."""
+    stopped = 0
+    for obj in _positions(game, 8, (4, 5, 6, 7), "stopped"):
+        pos = parse_position(obj)
+        one = solve(pos, all_cards=True, tt_mb=TT_MB)
+        engine = make_engine(pos, TT_MB)
+        solver.set_threads(engine, 4)
+        done, value, _ = engine.value()
+        assert done and value == one.value, obj
+        names = card_of_code(pos.rules)
+        for code in engine.legal_codes():
+            done, lo, hi = engine.child_value(code, guess=value)
+            assert done and lo == hi == one.cards[token(names[code])], (obj, token(names[code]))
+        joined, by_helpers = engine.thread_counts()
+        stopped += joined - by_helpers
+    assert stopped, "no helper was ever stopped: the test says nothing"
+
+
+def test_the_table_grows_while_the_helpers_search(every_node_shared):
+    """A table that starts at 1 MB grows while four threads search it: they wait while it
+    grows and go on in the new one.  The value and every card's value as on one thread, and
+    the table must really have grown."""
+    rng = random.Random("grow-threads")
+    grown = 0
+    for game, tricks in (("fr4", 10), ("fr4", 11), ("priest5", 10)):      # (the last grows)
+        pos = parse_position(random_endgame(rng, game, tricks))
+        one = solve(pos, all_cards=True, tt_mb=TT_MB)
+        engine = solver.Engine(engine_params(pos), 1, DEFAULT_FEATURES, 64)
+        for card in pos.played:
+            engine.play(code_of(pos.rules, card))
+        solver.set_threads(engine, 4)
+        small = engine.table_fill()[0]
+        done, value, _ = engine.value()
+        assert done and value == one.value, game
+        names = card_of_code(pos.rules)
+        for code in engine.legal_codes():
+            done, lo, hi = engine.child_value(code, guess=value)
+            assert done and lo == hi == one.cards[token(names[code])], (game, token(names[code]))
+        grown += engine.table_fill()[0] > small
+    assert grown, "no table grew: the test needs bigger positions"
+
+
+def test_the_node_limit_counts_every_thread():
+    """A node limit bounds the nodes of all the threads together, not of each."""
+    rng = random.Random("limit-threads")
+    obj = random_endgame(rng, "fr4", 18)                  # a whole deal: far beyond the limit
+    for threads in (1, 4):
+        r = solve(obj, node_limit=400_000, threads=threads, tt_mb=64)
+        assert r.status == "limit" and r.stopped_by == "nodes"
+        lo, hi = r.bounds
+        assert lo <= hi
+        assert 400_000 <= r.nodes < 400_000 + threads * 4096, (threads, r.nodes)
+
+
+def test_cancel_stops_every_thread():
+    """Cancel.set() stops a search on four threads: solve returns (every helper joined)
+    with the bounds proven, and the next search on the same switch stops before it starts."""
+    rng = random.Random("cancel-threads")
+    obj = random_endgame(rng, "fr3", 24)
+    cancel = Cancel()
+    results = []
+    worker = threading.Thread(target=lambda: results.append(
+        solve(obj, cancel=cancel, tt_mb=64, threads=4)))
+    worker.start()
+    time.sleep(0.3)
+    cancel.set()
+    worker.join(10)
+    assert not worker.is_alive()
+    r = results[0]
+    assert r.status == "limit" and r.stopped_by == "cancel" and r.value is None
+    assert r.bounds[0] <= r.bounds[1]
+    assert solve(obj, cancel=cancel, tt_mb=16, threads=4).stopped_by == "cancel"
+
+
+def test_thread_counts_out_of_range_are_refused():
+    pos = parse_position(random_endgame(random.Random(3), "fr4", 3))
+    engine = make_engine(pos, TT_MB)
+    for bad in (0, solver.MAX_THREADS + 1):
+        with pytest.raises(ValueError):
+            engine.set_threads(bad)
+        with pytest.raises(ValueError):
+            solve(pos, threads=bad)
+    engine.set_threads(solver.MAX_THREADS)            # the most is allowed (a 64-core machine too)
+    assert engine.threads == solver.MAX_THREADS >= 64
+    assert engine.value()[0]
