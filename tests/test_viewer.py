@@ -494,21 +494,22 @@ def turning(page) -> str:
     return "anticlockwise" if turn > 0 else "clockwise"
 
 
-@pytest.mark.parametrize("game,way", [("fr4", "anticlockwise"), ("fr3", "anticlockwise"),
-                                      ("fr5", "anticlockwise"), ("priest5", "clockwise"),
-                                      ("at4", "anticlockwise")])
-def test_the_table_turns_the_games_way(browser, server, game, way):
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_table_turns_the_games_way(browser, server, size):
     # French Tarot "gegen den Uhrzeigersinn", Priestertarock "links herum", Austrian Tarock
     # anticlockwise: seat i+1 plays after seat i
-    deal = PLAYED[GAMES[game]]
-    for viewport in (DESKTOP, PHONE):
-        context, pg = new_page(browser, server, viewport)
+    context, pg = new_page(browser, server, DESKTOP if size == "desktop" else PHONE)
+    drawn = {}
+    for game, index in GAMES.items():
+        deal = PLAYED[index]
         k = len(deal["played"]) - 2 * len(deal["hands"])   # quick to solve
-        open_deal(pg, GAMES[game], k)
+        open_deal(pg, index, k)
         wait_solved(pg, k)                                  # the table drawn for the last time
-        assert turning(pg) == way
-        context.close()
-        assert not pg.errors
+        drawn[game] = turning(pg)
+    context.close()
+    assert not pg.errors
+    assert drawn == {"fr4": "anticlockwise", "fr3": "anticlockwise", "fr5": "anticlockwise",
+                     "priest5": "clockwise", "at4": "anticlockwise"}
 
 
 def test_the_end_of_the_deal_says_who_won_and_by_how_much(page):
@@ -575,11 +576,9 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
     # three tricks from the end, as the desktop screenshots; fr3 at its first card, the
     # fullest hands of all (24 cards each)
     k = 0 if game == "fr3" else len(deal["played"]) - 3 * seats_n + 1
-    open_deal(phone, index, k)
     if not k:                                       # bounds after 2 s rather than 5 will do
-        phone.evaluate("localStorage.setItem('atout-solve-limit', '2')")
-        phone.reload()
-        wait_card(phone, k)
+        phone.context.add_init_script("localStorage.setItem('atout-solve-limit', '2')")
+    open_deal(phone, index, k)
     wait_solved(phone, k)
     phone.wait_for_selector("#chart svg", timeout=60000)
     keep_screenshot(phone, tmp_path, f"viewer-{game}-phone.png")
@@ -588,14 +587,16 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
     # every control on the screen and the one under a tap: buttons, lists, the slider, the
     # lit cards, the file input once opened
     phone.click("#toggle-input")
-    controls = phone.locator("button:visible, select:visible, input:visible, .card.legal").all()
+    controls = phone.evaluate("""[...document.querySelectorAll(
+        'button, select, input, .card.legal')].filter(e => e.getClientRects().length).map(e => {
+          e.scrollIntoView({block: 'center'});
+          const r = e.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return {left: r.left, right: r.right, html: e.outerHTML.slice(0, 80),
+                  tapped: e === hit || e.contains(hit) || [...(e.labels || [])].includes(hit)};
+        })""")
     assert len(controls) >= 12
-    for control in controls:
-        where = control.evaluate(
-            "e => { e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); "
-            "const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); "
-            "return {left: r.left, right: r.right, html: e.outerHTML.slice(0, 80), "
-            "tapped: e === hit || e.contains(hit) || [...(e.labels || [])].includes(hit)}; }")
+    for where in controls:
         assert where["left"] >= 0 and where["right"] <= width and where["tapped"], where
     # each seat's name and role whole inside it; side hands several cards a row (measured in
     # one evaluate, where the page cannot redraw in between)
