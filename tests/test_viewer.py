@@ -439,9 +439,18 @@ def test_the_chart_shows_what_a_mistake_costs(page):
     report = page.evaluate("state.analysis")
     worst = max(report["plays"], key=lambda p: p["cost"])
     assert 0 < worst["cost"] <= 5                  # the example's costliest card: a small loss
+    # a small loss is a small step: at most its share of a 25-point span (a prise's value
+    # jumps by 50 across the line where the contract is decided), not the chart's height
+    step, height = page.evaluate("""(() => {
+        const dots = [...document.querySelectorAll('#chart circle.dot')];
+        const i = %d;                         // the dot after the costliest card
+        return [Math.abs(dots[i].cy.baseVal.value - dots[i - 1].cy.baseVal.value),
+                document.querySelector('#chart rect.plot').height.baseVal.value]; })()"""
+                                 % (report["plays"].index(worst) + 1))
+    assert 0 < step / height <= worst["cost"] / 25
     chart = page.locator("#chart svg")
     lo, hi = float(chart.get_attribute("data-lo")), float(chart.get_attribute("data-hi"))
-    # the line where the contract is decided is on the chart, and a small loss is a small step
+    # the line where the contract is decided is on the chart
     assert lo <= 0 <= hi and hi - lo >= 25
     assert page.locator("#chart line.decide[data-value='0']").count() == 1
     ticks = page.locator("#chart text.tick").evaluate_all("els => els.map(e => e.textContent)")
@@ -458,7 +467,7 @@ def test_cards_are_named_as_a_player_writes_them(page):
     deal = PLAYED[index]
     open_deal(page, index, 40)
     check_against_solve(page, deal, 40)
-    page.wait_for_selector("#chart .chart-note")
+    page.wait_for_selector("#chart svg")
     page.click(".card.legal:not(.next-played)")    # a what-if: its banner names the real card
     wait_card(page, 41)
     page.wait_for_selector("#whatif:not([hidden])")
@@ -503,6 +512,7 @@ def test_the_table_turns_the_games_way(browser, server, size):
     for game, index in GAMES.items():
         deal = PLAYED[index]
         k = len(deal["played"]) - 2 * len(deal["hands"])   # quick to solve
+        pg.goto("about:blank")                              # each game a fresh load
         open_deal(pg, index, k)
         wait_solved(pg, k)                                  # the table drawn for the last time
         drawn[game] = turning(pg)
