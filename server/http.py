@@ -8,7 +8,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         -> FORMAT.md result + status ("ok" | "limit"), bounds, stopped_by
     POST /api/analyze   {"position": {...}, "start": 40, "time_limit": 20}
                         -> the `atout analyze --json` object + status (and `message` on a limit)
-    POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played"}
+    POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
+                        "finished"}, or {"ok": false, "field", "reason"} for a refused position
     POST /api/table     {"position": {...}}             -> what the viewer draws (view.table)
     GET  /api/deals     the deals `atout view FILE` was given, and the examples
     GET  /              the viewer; GET /static/<name>: its files (package data only)
@@ -268,7 +269,14 @@ class HttpApi:
     async def validate(self, request: Request) -> Response:
         async def work(request, obj):
             _check_keys(obj, ("position",))
-            _, pos = _position(obj)
+            if "position" not in obj:
+                raise _invalid("position", "is missing")
+            try:
+                _, pos = _position(obj)
+            except HttpError as e:
+                # a refused position is this check's answer, not a failed request (and a
+                # browser logs a 422 in its console for each one the viewer checks)
+                return {"ok": False, "field": e.body["field"], "reason": e.body["reason"]}
             return {"ok": True, "id": pos.id, "game": pos.game, "played": len(pos.played),
                     "finished": pos.is_finished()}
         return await self._answer(request, work)

@@ -5,15 +5,16 @@ every seat's cards still held (sorted as a player sorts them), the seats' roles,
 contract in words, the cards outside the hands, the trick on the table, the finished
 tricks, the legal cards of the seat to play, and what each camp has won so far (the
 cards outside the hands included where they count, so that at the end of the deal the
-numbers are those of the outcome).  Everything comes from the rules engine; the page
-only draws it.
+numbers are those of the outcome); which way the game turns round the table, how to chart
+its value, and at the end of the deal the result in words.  Everything comes from the
+rules engine; the page only draws it.
 """
 
 from __future__ import annotations
 
 from atout.cards import EXCUSE, PETIT, T21, is_trump, rank, suit, token
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
-from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS
+from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
 from atout.position import Position
 
 #: suits as a player lays them out: colours alternate (♠ ♥ ♣ ♦)
@@ -23,6 +24,14 @@ EXCUSE_NAME = {"fr4": "Excuse", "fr3": "Excuse", "fr5": "Excuse", "priest5": "Na
                "at4": "Sküs"}
 BID_NAMES = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans",
              "garde_contre": "Garde contre"}
+#: Which way the play goes round the table (seat i+1 plays after seat i), from the seeds:
+#: French Tarot "wird gegen den Uhrzeigersinn gespielt" (000 §5, 004); Priestertarock "geht
+#: links herum", the player on the dealer's left leading (001: the turn passes to the left,
+#: clockwise); Austrian Tarock deals and bids "gegen den Uhrzeigersinn" and the Vorhand, on
+#: the dealer's right, leads (003): anticlockwise, as Königrufen is played.
+TURN = {"fr4": "anticlockwise", "fr3": "anticlockwise", "fr5": "anticlockwise",
+        "priest5": "clockwise", "at4": "anticlockwise"}
+AT4_BIRD_NAMES = {1: "Pagat", 2: "Uhu", 3: "Kakadu", 4: "Marabu"}
 
 
 def sort_key(position: Position):
@@ -109,7 +118,7 @@ def value_meaning(position: Position) -> str:
     if c.bid == "trischaken":
         return (f"the fewest points seat {c.declarer} can hold itself to"
                 + (" (3 × points − 2 × cards)" if c.counting == "standard" else ""))
-    if c.objective != "contract" or c.bid in AT4_NEGATIVE_TRICKS or c.bid in AT4_BIRD:
+    if binary_value(position):
         return "1 if the declarer's camp makes its goal, 0 if not"
     if c.counting == "standard":
         return "the declarer's camp count, 3 × points − 2 × cards (made with 107)"
@@ -123,9 +132,138 @@ def small_loss(position: Position) -> int:
         return 5 * c.multiplier          # five card points, no change of who wins
     if c.game == "priest5":
         return 4                          # two points moved between the parties
-    if c.objective != "contract" or c.bid in AT4_NEGATIVE_TRICKS or c.bid in AT4_BIRD:
+    if binary_value(position):
         return 0                          # made or not: every loss is big
     return 9 if c.counting == "standard" else 3
+
+
+def binary_value(position: Position) -> bool:
+    """Whether the value is 1 (the goal reached) or 0, as in at4's bird, negative and
+    announced games."""
+    c = position.contract
+    return c.game == "at4" and c.bid != "trischaken" and (
+        c.objective != "contract" or c.bid in AT4_NEGATIVE_TRICKS or c.bid in AT4_BIRD)
+
+
+def chart_scale(position: Position) -> dict:
+    """How the page charts the value through the play, so that a step's height means what it
+    costs: the line where the deal is decided is always on the chart (made above, lost below)
+    and the chart spans at least ``min_span`` (a quarter of the value's whole range in
+    Priestertarock and Austrian Tarock; in French Tarot the line alone does it, the value
+    jumping by 2 × 25 × multiplier across it), so a two-point mistake stays a small step.
+    ``up``/``down``: whom a higher or lower value favours; ``signed``: whether the value is
+    a gain or loss (+60) rather than a count of points (49)."""
+    c = position.contract
+    names = camp_names(position)
+    scale = {"line": None, "line_label": None, "min_span": 0, "fixed": None,
+             "up": names[c.maximizer], "down": names[1 - c.maximizer],
+             "signed": c.game != "at4"}
+    if c.game.startswith("fr"):
+        scale.update(line=0, line_label="made above, lost below", min_span=25 * c.multiplier)
+    elif c.game == "priest5":
+        scale.update(line=0, line_label="even", min_span=36)
+    elif binary_value(position):
+        scale.update(fixed=[0, 1], line_label="1 made, 0 not made")
+    else:
+        standard = c.counting == "standard"
+        scale["min_span"] = 80 if standard else 27
+        if c.bid != "trischaken":
+            scale.update(line=107 if standard else 54, line_label="made from here up")
+    return scale
+
+
+def camp_names(position: Position) -> tuple[str, str]:
+    """The two camps in words: the declarer's, the others'."""
+    c = position.contract
+    if c.game == "at4" and c.bid == "trischaken":
+        return (f"seat {c.declarer}", "the other seats")
+    return {"priest5": ("the caller's party", "the other party"),
+            "at4": ("the declarer's camp", "the opponents")}.get(
+                c.game, ("the taker's camp", "the defence"))
+
+
+def _plural(n, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _bid_name(bid: str) -> str:
+    return bid.replace("_", " ").capitalize()
+
+
+def result(position: Position) -> dict | None:
+    """The end of the deal for the page's banner: ``made`` (None where no one contract is
+    played), a ``headline`` ("Garde failed by 9"), ``details`` in words, and one row per seat
+    with its role and score (Trischaken: its points)."""
+    if not position.is_finished():
+        return None
+    c = position.contract
+    out = position.outcome()
+    role = roles(position)
+    details = []
+    made = out.get("made")
+    if c.game.startswith("fr"):
+        m = out["margin"]
+        headline = f"{BID_NAMES[c.bid]} {'made' if made else 'failed'} by {abs(m)}"
+        details.append(f"The taker's camp took {out['taker_points']:g} "
+                       f"points, {out['needed']} needed with {_plural(out['bouts'], 'bout')}.")
+        names = {"taker": "the taker's camp", "defence": "the defence"}
+        if out["petit_au_bout"]:
+            details.append(f"Petit au bout for {names[out['petit_au_bout']]}.")
+        if out["poignee"]:
+            details.append(f"Poignée: {out['poignee']} for the camp that wins.")
+        if out["chelem"]:
+            details.append(f"Chelem for {names[out['chelem']]}.")
+        details.append(f"Each defender pays {out['value']} to the taker's camp"
+                       if out["value"] >= 0 else
+                       f"The taker's camp pays each defender {-out['value']}")
+        details[-1] += f" (a {BID_NAMES[c.bid].lower()} counts × {out['multiplier']})."
+    elif c.game == "priest5":
+        headline = "The caller's party " + ("wins" if made else "loses")
+        details.append(f"The caller's party took {out['caller_points']} points, the other "
+                       f"party {out['other_points']}: {out['needed']} of {out['total']} needed.")
+        if out["caller_points"] == out["other_points"]:
+            details.append("At equal points the party that did not hold the Narr wins.")
+    elif c.bid == "trischaken":
+        me = c.declarer
+        headline = f"Trischaken: seat {me} took {_plural(out['points'][me], 'point')}"
+        details.append(f"Every seat plays for the fewest points; the value is seat {me}'s.")
+    else:
+        name = _bid_name(c.bid if c.objective == "contract" else c.objective)
+        headline = f"{name} {'made' if made else 'lost'}"
+        camp_tricks = sum(n for s, n in enumerate(out["tricks"]) if c.camp[s] == 0)
+        if c.counting == "standard":
+            game = (f"count 3 × {out['declarer_points']} − 2 × {out['declarer_cards']} = "
+                    f"{out['count']}, 107 needed")
+        else:
+            game = f"{out['declarer_points']} of 106 points, 54 needed"
+        if c.objective == "volat":
+            details.append(f"The declarer's camp took {camp_tricks} of 12 tricks: all needed.")
+        elif c.objective in AT4_ULTIMO or c.bid in AT4_BIRD:
+            bird = AT4_ULTIMO.get(c.objective) or AT4_BIRD[c.bid]
+            goal = (f"the {AT4_BIRD_NAMES[bird]} winning trick {bird_trick(bird)} by itself "
+                    f"for the declarer's camp")
+            if c.objective == "contract":
+                goal = f"the game ({game}) and {goal}"
+            details.append(f"Needed: {goal}.")
+        elif c.objective == "koenig_ultimo":
+            details.append(f"Needed: the called king {token(c.called)} in the last trick, "
+                           f"won by the declarer's camp.")
+        elif c.bid in AT4_NEGATIVE_TRICKS:
+            need = AT4_NEGATIVE_TRICKS[c.bid]
+            details.append(f"The declarer took {_plural(out['tricks'][c.declarer], 'trick')}: "
+                           + ("none allowed." if need == 0 else f"exactly {need} needed."))
+        else:
+            details.append(f"The declarer's camp: {game}.")
+    rows = []
+    for s in range(position.seats):
+        row = {"seat": s, "role": role[s]}
+        if out.get("scores") is not None:
+            row["score"] = out["scores"][s]
+        else:
+            row["points"] = out["points"][s]
+            row["tricks"] = out["tricks"][s]
+        rows.append(row)
+    return {"made": made, "headline": headline, "details": details, "seats": rows}
 
 
 def outside(position: Position) -> list[dict]:
@@ -243,5 +381,8 @@ def table(position: Position) -> dict:
         "legal": [token(x) for x in sorted(legal, key=key)],
         "won": won_so_far(position),
         "outcome": position.outcome() if position.is_finished() else None,
+        "result": result(position),
+        "turn": TURN[position.game],
+        "scale": chart_scale(position),
     }
 

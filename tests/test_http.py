@@ -120,6 +120,10 @@ def test_validate_and_table(client):
     r = client.post("/api/validate", json={"position": deal})
     assert r.json() == {"ok": True, "id": deal["id"], "game": "fr5",
                         "played": len(deal["played"]), "finished": True}
+    # a refused position is the check's answer (200), with the field and the reason
+    r = client.post("/api/validate", json={"position": {**GOOD, "played": ["KS", "KS"]}})
+    assert r.status_code == 200
+    assert r.json()["ok"] is False and r.json()["field"] == "played[0]" and r.json()["reason"]
     for cards in (0, 7, len(deal["played"]) - 1, len(deal["played"])):
         obj = at(deal, cards)
         table = client.post("/api/table", json={"position": obj}).json()
@@ -173,7 +177,7 @@ def bad_card():
     ("/api/solve", {"position": GOOD, "colour": 1}, 422, "colour"),
     ("/api/analyze", {"position": GOOD, "start": 10 ** 6}, 422, "start"),
     ("/api/analyze", {"position": GOOD, "start": -1}, 422, "start"),
-    ("/api/validate", {"position": {**GOOD, "played": ["KS", "KS"]}}, 422, "played[0]"),
+    ("/api/validate", {}, 422, "position"),
     ("/api/table", {"position": "fr4"}, 422, "position"),
 ])
 def test_bad_input_names_the_field(client, path, body, status, field):

@@ -4,8 +4,11 @@
 Loads a played deal of every game, steps card by card and trick by trick (keys, buttons,
 slider), reads the values drawn on the cards against `atout solve --all` and the analysis
 against `atout analyze`, plays a what-if card and goes back, pastes bad input and reads the
-message, keeps stepping while a slow search runs, and saves a screenshot of each game's
-table in the test's temporary directory (and in $ATOUT_SCREENSHOTS when set).
+message, keeps stepping while a slow search runs; then what a player finds: links that
+survive a reload, the table turning each game's way, the result at the end of the deal, the
+tricks played, the chart's scale, cards named with their suit symbols, and the page on a
+phone (390 × 844).  A screenshot of each game's table, on a desktop and on a phone, is saved
+in the test's temporary directory (and in $ATOUT_SCREENSHOTS when set).
 
 Skipped, saying why, when Chromium or the playwright package is missing:
 `apt-get install chromium` (Debian/Ubuntu) and `pip install -e '.[test]'`.
@@ -14,7 +17,9 @@ Skipped, saying why, when Chromium or the playwright package is missing:
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -43,15 +48,25 @@ PLAYED = [json.loads(line) for line in (DATA / "played.jsonl").read_text().split
 GAMES = {d["game"]: i for i, d in reversed(list(enumerate(PLAYED)))}   # first deal of each game
 TT_MB = 16
 LAST_TRICKS = {"fr4": 8, "fr3": 10, "fr5": 8, "priest5": 8, "at4": 12}   # the page's default
+# after the played deals, the file `atout view` is given holds a deal with no card played
+# and a puzzle: a deal played until five tricks are left, as `atout deal --tricks-left 5`
+FRESH = {**PLAYED[0], "id": "fr4-no-card-played", "played": []}
+PUZZLE = {**PLAYED[0], "id": "fr4-five-tricks-left", "played": PLAYED[0]["played"][:52]}
+FRESH_INDEX, PUZZLE_INDEX = len(PLAYED), len(PLAYED) + 1
+DESKTOP, PHONE = {"width": 1400, "height": 1000}, {"width": 390, "height": 844}
+# the file's card codes, which a sentence on the page never shows (it writes J♥, 21 atout)
+RAW_CARD = r"\b(?:T\d{1,2}|EX|(?:10|[1-9JNQK])[SHDC])\b"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("view")
+    deals = tmp / "deals.jsonl"
+    deals.write_text("".join(json.dumps(d) + "\n" for d in PLAYED + [FRESH, PUZZLE]))
     log_path = tmp / "view.log"
     log = open(log_path, "w")
     proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", "view",
-                             str(DATA / "played.jsonl"), "--port", "0", "--no-open",
+                             str(deals), "--port", "0", "--no-open",
                              "--workers", "2", "--tt-mb", str(TT_MB)],
                             stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
@@ -75,19 +90,35 @@ def browser():
         b.close()
 
 
+def new_page(browser, server, viewport):
+    # bypass_csp: Playwright evaluates its waits as strings, which the page's CSP forbids
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    pg = context.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("request", lambda r: pg.errors.append("outside request " + r.url)
+          if not r.url.startswith(server) and not r.url.startswith("data:") else None)
+    # nothing in the console either: not even the "Failed to load resource" of a 4xx answer
+    pg.on("console", lambda m: pg.errors.append(f"console {m.type}: {m.text}")
+          if m.type in ("error", "warning") else None)
+    pg.base = server
+    return context, pg
+
+
 @pytest.fixture
 def page(browser, server):
-    # bypass_csp: Playwright evaluates its waits as strings, which the page's CSP forbids
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("request", lambda r: errors.append("outside request " + r.url)
-          if not r.url.startswith(server) and not r.url.startswith("data:") else None)
-    pg.base = server
+    context, pg = new_page(browser, server, DESKTOP)
     yield pg
     context.close()
-    assert not errors
+    assert not pg.errors
+
+
+@pytest.fixture
+def phone(browser, server):
+    context, pg = new_page(browser, server, PHONE)
+    yield pg
+    context.close()
+    assert not pg.errors
 
 
 def position(deal: dict, cards: int) -> dict:
@@ -133,15 +164,28 @@ def check_against_solve(page, deal: dict, cards: int) -> dict:
     pos = atout.position.parse_position(obj)
     maximizing = pos.contract.camp[pos.to_play] == pos.contract.maximizer
     assert int(shown["value"]) == r.value
-    assert shown["text"] == (f"+{r.value}" if r.value > 0 else str(r.value))
+    assert shown["text"] == value_text(deal["game"], r.value)
     assert {c: s["value"] for c, s in shown["cards"].items()} == r.cards
     for card, s in shown["cards"].items():
         cost = (r.value - r.cards[card]) if maximizing else (r.cards[card] - r.value)
         assert s["cost"] == cost
-        value_text = f"+{r.cards[card]}" if r.cards[card] > 0 else str(r.cards[card])
-        assert s["badge"] == [value_text, "✓ best" if cost == 0 else f"−{cost}"]
+        assert s["badge"] == [value_text(deal["game"], r.cards[card]),
+                              "✓ best" if cost == 0 else f"−{cost}"]
         assert (s["level"] == "optimal") == (card in r.best)
     return shown
+
+
+def value_text(game: str, v: int) -> str:
+    """A gain or loss is signed (+60); Austrian Tarock's points are not (49 of 106)."""
+    return f"+{v}" if v > 0 and game != "at4" else str(v)
+
+
+def keep_screenshot(page, tmp_path, name: str) -> None:
+    shot = tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    if os.environ.get("ATOUT_SCREENSHOTS"):
+        Path(os.environ["ATOUT_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(os.environ["ATOUT_SCREENSHOTS"]) / shot.name)
 
 
 @pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
@@ -153,11 +197,7 @@ def test_step_through_a_deal_and_read_the_values(page, game, tmp_path):
     open_deal(page, index, k)
     check_against_solve(page, deal, k)
     page.wait_for_selector("#seat-costs tr[data-seat]", timeout=60000)   # the analysis too
-    shot = tmp_path / f"viewer-{game}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    if os.environ.get("ATOUT_SCREENSHOTS"):
-        Path(os.environ["ATOUT_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, Path(os.environ["ATOUT_SCREENSHOTS"]) / shot.name)
+    keep_screenshot(page, tmp_path, f"viewer-{game}-desktop.png")
 
     page.keyboard.press("ArrowRight")               # one card forward
     wait_card(page, k + 1)
@@ -285,3 +325,314 @@ def test_a_slow_search_never_freezes_the_page(page):
     assert low <= high
     assert "Not solved" in page.inner_text("#dd-status")
     assert f"at least {low:+d}".replace("+0", "0") in page.inner_text("#dd-status")
+
+
+# -- what a player finds (issue 36) ------------------------------------------------------------
+
+def link(page) -> dict:
+    return dict(x.split("=", 1) for x in page.evaluate("location.hash").lstrip("#").split("&"))
+
+
+def test_a_what_if_link_survives_a_reload_and_a_share(page, browser, server):
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    k = len(deal["played"]) - 4 * 3
+    open_deal(page, index, k)
+    shown = check_against_solve(page, deal, k)
+    other = next(c for c in shown["cards"] if c != deal["played"][k])
+    page.click(f".card.legal[data-card='{other}']")
+    wait_card(page, k + 1)
+    assert link(page) == {"deal": str(index), "card": str(k + 1), "from": str(k),
+                          "whatif": other}
+    wait_solved(page, k + 1)
+    page.keyboard.press("ArrowRight")               # a best card on: the link grows
+    wait_card(page, k + 2)
+    line = page.evaluate("state.line.slice()")
+    page.keyboard.press("ArrowLeft")                # the card shown inside the what-if line
+    wait_card(page, k + 1)
+    page.reload()
+    wait_card(page, k + 1)
+    assert page.evaluate("state.line.slice()") == line
+    assert page.is_visible("#whatif") and not page.is_visible("#notice")
+    # shared: another browser opens the link; an older link without `from` still works
+    context, other_page = new_page(browser, server, DESKTOP)
+    other_page.goto(f"{server}#deal={index}&card={k + 1}&whatif={other}")
+    wait_card(other_page, k + 1)
+    assert other_page.evaluate("state.line.slice()") == deal["played"][:k] + [other]
+    # on a deal with no card played
+    first = sorted(atout.cards.tokens(atout.position.parse_position(FRESH).legal_cards()))[0]
+    other_page.goto("about:blank")
+    other_page.goto(f"{server}#deal={FRESH_INDEX}&card=1&whatif={first}")
+    wait_card(other_page, 1)
+    assert other_page.evaluate("state.line.slice()") == [first]
+    assert other_page.is_visible("#whatif")
+    # a line the rules refuse, pasted into the page's address bar: said, and the real play
+    # shown where the line would leave it
+    other_page.goto(f"{server}#deal={index}&card={k + 1}&from={k}&whatif=ZZ")
+    other_page.wait_for_selector("#notice:not([hidden])")
+    assert "could not be played" in other_page.inner_text("#notice")
+    wait_card(other_page, k)
+    assert not other_page.is_visible("#whatif") and other_page.locator("#table .seat").count() == 3
+    context.close()
+    assert not other_page.errors
+
+
+def test_the_refused_lines_of_a_file_are_shown(page):
+    page.goto(page.base)
+    wait_card(page, 0)
+    page.click("#toggle-input")
+    duplicate = json.loads(json.dumps(PLAYED[GAMES["fr3"]]))
+    duplicate["hands"][0][0] = duplicate["hands"][1][0]
+    lines = [json.dumps(duplicate), json.dumps(PLAYED[GAMES["priest5"]]), '{"game": "fr4", ']
+    page.set_input_files("#file-input", files=[{
+        "name": "three.jsonl", "mimeType": "application/json",
+        "buffer": ("\n".join(lines) + "\n").encode()}])
+    page.wait_for_function("document.getElementById('contract').textContent.includes('Priester')")
+    assert page.is_visible("#input-error")
+    shown = page.inner_text("#input-error")
+    assert "line 1: hands" in shown and "line 3: json" in shown and "line 2" not in shown
+    assert "three.jsonl" in groups(page)
+
+
+def test_a_deal_with_no_card_played_starts_no_analysis(page):
+    analyses = []
+    page.on("request", lambda r: analyses.append(r.url) if "/api/analyze" in r.url else None)
+    open_deal(page, FRESH_INDEX, 0)
+    page.wait_for_function("document.getElementById('analysis-status').textContent"
+                           ".includes('nothing to analyse')")
+    page.click("#analyse")                          # asked again: still nothing to search
+    assert "nothing to analyse" in page.inner_text("#analysis-status")
+    assert not analyses and page.locator("#chart svg").count() == 0
+
+
+def test_a_puzzle_opens_at_the_puzzle(page):
+    page.goto(f"{page.base}#deal={PUZZLE_INDEX}")
+    wait_card(page, 52)
+    assert all(len(hand) == 5 for hand in page.evaluate("state.table.hands"))
+    check_against_solve(page, PUZZLE, 52)
+    page.select_option("#deal-select", str(GAMES["fr3"]))   # a finished deal: its first card
+    wait_card(page, 0)
+
+
+def test_arrow_keys_step_the_play_after_the_deal_list(page):
+    open_deal(page, GAMES["fr4"], 0)
+    index = GAMES["fr3"]
+    page.click("#deal-select")
+    page.select_option("#deal-select", str(index))          # chosen with the mouse
+    wait_card(page, 0)
+    page.keyboard.press("ArrowRight")
+    wait_card(page, 1)
+    page.keyboard.press("ArrowDown")
+    wait_card(page, 3)
+    page.focus("#deal-select")                               # the list reached with the keys
+    page.keyboard.press("ArrowRight")
+    wait_card(page, 4)
+    assert page.input_value("#deal-select") == str(index)
+    assert page.evaluate("state.dealIndex") == index
+
+
+def test_the_chart_shows_what_a_mistake_costs(page):
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    open_deal(page, index, 0)
+    page.wait_for_selector("#chart svg")
+    report = page.evaluate("state.analysis")
+    worst = max(report["plays"], key=lambda p: p["cost"])
+    assert 0 < worst["cost"] <= 5                  # the example's costliest card: a small loss
+    # a small loss is a small step: at most its share of a 25-point span (a prise's value
+    # jumps by 50 across the line where the contract is decided), not the chart's height
+    step, height = page.evaluate("""(() => {
+        const dots = [...document.querySelectorAll('#chart circle.dot')];
+        const i = %d;                         // the dot after the costliest card
+        return [Math.abs(dots[i].cy.baseVal.value - dots[i - 1].cy.baseVal.value),
+                document.querySelector('#chart rect.plot').height.baseVal.value]; })()"""
+                                 % (report["plays"].index(worst) + 1))
+    assert 0 < step / height <= worst["cost"] / 25
+    chart = page.locator("#chart svg")
+    lo, hi = float(chart.get_attribute("data-lo")), float(chart.get_attribute("data-hi"))
+    # the line where the contract is decided is on the chart
+    assert lo <= 0 <= hi and hi - lo >= 25
+    assert page.locator("#chart line.decide[data-value='0']").count() == 1
+    ticks = page.locator("#chart text.tick").evaluate_all("els => els.map(e => e.textContent)")
+    assert len(ticks) >= 4 and "0" in ticks
+    text = page.inner_text("#chart")
+    assert "better for the taker's camp" in text and "better for the defence" in text
+    note = page.locator("#chart .chart-note")
+    assert "small" in note.get_attribute("class") and "lost here" not in text
+    assert f"(−{worst['cost']})" in note.inner_text()
+
+
+def test_cards_are_named_as_a_player_writes_them(page):
+    index = GAMES["fr4"]
+    deal = PLAYED[index]
+    open_deal(page, index, 40)
+    check_against_solve(page, deal, 40)
+    page.wait_for_selector("#chart svg")
+    page.click(".card.legal:not(.next-played)")    # a what-if: its banner names the real card
+    wait_card(page, 41)
+    page.wait_for_selector("#whatif:not([hidden])")
+    wait_solved(page, 41)
+    sentences = page.evaluate("[...document.querySelectorAll('#dd-status, #whatif-text, #chart, "
+                              "#mistakes, #tricks, .centre')].map(e => e.textContent).join(' | ')")
+    titles = page.evaluate("[...document.querySelectorAll('#chart title')]"
+                           ".map(e => e.textContent).join(' | ')")
+    assert "Best for seat" in sentences and "One best line" in sentences
+    assert re.findall(RAW_CARD, sentences + titles) == []
+    assert "♥" in sentences or "♦" in sentences
+
+
+def seat_centres(page) -> list[tuple[float, float]]:
+    # one evaluate, where the page cannot redraw between finding the seats and measuring them
+    boxes = page.evaluate(
+        "[...document.querySelectorAll('#table .seat')].map(e => { "
+        "const r = e.getBoundingClientRect(); "
+        "return [Number(e.dataset.seat), r.x + r.width / 2, r.y + r.height / 2]; })")
+    return [(x, y) for _, x, y in sorted(boxes)]
+
+
+def turning(page) -> str:
+    """Which way seat 0, 1, 2, … go round the table as drawn (screen y grows downwards)."""
+    centres = seat_centres(page)
+    cx = sum(x for x, _ in centres) / len(centres)
+    cy = sum(y for _, y in centres) / len(centres)
+    angles = [math.atan2(cy - y, x - cx) for x, y in centres]
+    n = len(angles)
+    turn = sum((angles[(i + 1) % n] - angles[i] + math.pi) % (2 * math.pi) - math.pi
+               for i in range(n))
+    assert abs(abs(turn) - 2 * math.pi) < 0.01, centres   # once round the table
+    return "anticlockwise" if turn > 0 else "clockwise"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_table_turns_the_games_way(browser, server, size):
+    # French Tarot "gegen den Uhrzeigersinn", Priestertarock "links herum", Austrian Tarock
+    # anticlockwise: seat i+1 plays after seat i
+    context, pg = new_page(browser, server, DESKTOP if size == "desktop" else PHONE)
+    drawn = {}
+    for game, index in GAMES.items():
+        deal = PLAYED[index]
+        k = len(deal["played"]) - 2 * len(deal["hands"])   # quick to solve
+        pg.goto("about:blank")                              # each game a fresh load
+        open_deal(pg, index, k)
+        wait_solved(pg, k)                                  # the table drawn for the last time
+        drawn[game] = turning(pg)
+    context.close()
+    assert not pg.errors
+    assert drawn == {"fr4": "anticlockwise", "fr3": "anticlockwise", "fr5": "anticlockwise",
+                     "priest5": "clockwise", "at4": "anticlockwise"}
+
+
+def test_the_end_of_the_deal_says_who_won_and_by_how_much(page):
+    deal = PLAYED[GAMES["fr4"]]
+    open_deal(page, GAMES["fr4"], len(deal["played"]))
+    result = page.inner_text(".outcome")
+    assert "Garde contre failed by 9" in result
+    assert "took 32 points, 41 needed with 2 bouts" in result
+    rows = [r.split("\t") for r in page.locator(".outcome tr[data-seat]").all_inner_texts()]
+    assert rows == [["Seat 0", "defender", "+204"], ["Seat 1", "defender", "+204"],
+                    ["Seat 2", "defender", "+204"], ["Seat 3", "taker", "-612"]]
+    at4 = next(i for i, d in enumerate(PLAYED) if d["contract"].get("bid") == "farbendreier")
+    open_deal(page, at4, 48)
+    result = page.inner_text(".outcome")
+    assert "Farbendreier lost" in result and "49 of 106 points, 54 needed" in result
+    assert "+49" not in result and page.inner_text("#dd-value").strip() == "49"
+    assert "lost" in page.get_attribute(".outcome", "class")
+
+
+def test_the_tricks_played_so_far_are_listed(page):
+    index = GAMES["fr5"]
+    deal = PLAYED[index]
+    k = 17                                          # three tricks, and two cards of the fourth
+    open_deal(page, index, k)
+    pos = atout.position.parse_position(position(deal, k))
+    rows = page.locator("#tricks tr.trick-row").all()
+    assert len(rows) == 4 and "current" in rows[3].get_attribute("class")
+    for row, trick in zip(rows, pos.tricks):
+        cards = row.locator("td .token").evaluate_all("els => els.map(e => e.dataset.card)")
+        by_seat = dict((seat, atout.cards.token(c)) for seat, c in trick.cards)
+        assert cards == [by_seat[s] for s in range(5)]
+        assert row.locator("td.won .token").get_attribute("data-card") == by_seat[trick.winner]
+        assert row.locator("td.lead .token").get_attribute("data-card") == \
+            atout.cards.token(trick.cards[0][1])
+    rows[1].click()                                 # the table after trick 2
+    wait_card(page, 10)
+    assert page.locator("#tricks tr.trick-row").count() == 2
+
+
+def test_no_console_error_and_the_time_limits_are_kept(page):
+    page.goto(page.base)
+    wait_card(page, 0)
+    page.click("#toggle-input")
+    bad = json.loads(json.dumps(PLAYED[0]))
+    bad["hands"][1][3] = "ZZ"
+    page.fill("#paste", json.dumps(bad))
+    page.click("#load-paste")
+    page.wait_for_selector("#input-error:not([hidden])")
+    assert "hands[1][3]" in page.inner_text("#input-error")
+    page.select_option("#solve-limit", "15")
+    page.select_option("#analysis-limit", "120")
+    page.reload()
+    wait_card(page, 0)
+    assert page.input_value("#solve-limit") == "15"
+    assert page.input_value("#analysis-limit") == "120"
+    assert not page.errors                          # the refused paste left nothing there
+
+
+@pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
+def test_the_page_on_a_phone(phone, game, tmp_path):
+    index = GAMES[game]
+    deal = PLAYED[index]
+    seats_n = len(deal["hands"])
+    # three tricks from the end, as the desktop screenshots; fr3 at its first card, the
+    # fullest hands of all (24 cards each)
+    k = 0 if game == "fr3" else len(deal["played"]) - 3 * seats_n + 1
+    if not k:                                       # bounds after 2 s rather than 5 will do
+        phone.context.add_init_script("localStorage.setItem('atout-solve-limit', '2')")
+    open_deal(phone, index, k)
+    wait_solved(phone, k)
+    phone.wait_for_selector("#chart svg", timeout=60000)
+    keep_screenshot(phone, tmp_path, f"viewer-{game}-phone.png")
+    width = PHONE["width"]
+    assert phone.evaluate("document.documentElement.scrollWidth") <= width   # no sideways scroll
+    # every control on the screen and the one under a tap: buttons, lists, the slider, the
+    # lit cards, the file input once opened
+    phone.click("#toggle-input")
+    controls = phone.evaluate("""[...document.querySelectorAll(
+        'button, select, input, .card.legal')].filter(e => e.getClientRects().length).map(e => {
+          e.scrollIntoView({block: 'center'});
+          const r = e.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return {left: r.left, right: r.right, html: e.outerHTML.slice(0, 80),
+                  tapped: e === hit || e.contains(hit) || [...(e.labels || [])].includes(hit)};
+        })""")
+    assert len(controls) >= 12
+    for where in controls:
+        assert where["left"] >= 0 and where["right"] <= width and where["tapped"], where
+    # each seat's name and role whole inside it; side hands several cards a row (measured in
+    # one evaluate, where the page cannot redraw in between)
+    seats = phone.evaluate("""[...document.querySelectorAll('#table .seat')].map(seat => {
+        const box = seat.getBoundingClientRect();
+        return {
+          heads: [...seat.querySelectorAll('.seat-name, .role')].map(e => {
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && box.left <= r.left && r.right <= box.right; }),
+          rows: [...seat.querySelectorAll('.suit-row')].map(row =>
+            [...row.querySelectorAll('.card')].map(c => c.getBoundingClientRect().top)),
+        }; })""")
+    assert len(seats) == seats_n
+    for seat in seats:
+        assert seat["heads"] and all(seat["heads"])
+        for tops in seat["rows"]:
+            assert len(set(tops)) <= math.ceil(len(tops) / 4)   # four cards or more a row
+    # the value stays in view with the step buttons while the table is read
+    phone.evaluate("window.scrollTo(0, 0)")
+    assert phone.locator("#bar-value").is_visible()
+    box = phone.locator("#card-next").bounding_box()
+    assert box["y"] + box["height"] <= PHONE["height"]
+    assert phone.inner_text("#bar-value").startswith("value ")
+    # the chart as wide as the screen allows, its labels a readable size
+    chart = phone.locator("#chart svg").bounding_box()
+    assert chart["height"] >= 150 and chart["width"] >= 300
+    sizes = phone.evaluate("[...document.querySelectorAll('#chart text')].map(e => "
+                           "parseFloat(getComputedStyle(e).fontSize) * e.ownerSVGElement.getScreenCTM().a)")
+    assert len(sizes) >= 5 and min(sizes) >= 11

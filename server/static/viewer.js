@@ -62,10 +62,14 @@ function parseCard(token) {
   return { kind: "suit", rank: token.slice(0, -1), suit: token.slice(-1) };
 }
 
+function excuseName() {
+  if (state.table) return state.table.excuse;
+  return { priest5: "Narr", at4: "Sküs" }[state.deal ? state.deal.game : ""] || "Excuse";
+}
+
 function cardName(token) {
   const c = parseCard(token);
-  const excuse = state.table ? state.table.excuse : "Excuse";
-  if (c.kind === "excuse") return excuse;
+  if (c.kind === "excuse") return excuseName();
   if (c.kind === "trump") return trumpWord() + " " + c.n;
   return (RANK_NAMES[c.rank] || c.rank) + " of " + SUIT_NAMES[c.suit];
 }
@@ -81,7 +85,7 @@ function cardEl(token) {
   e.title = cardName(token);
   if (c.kind === "excuse") {
     e.classList.add("excuse");
-    e.append(el("span", "rank", "★"), el("span", "pip", state.table ? state.table.excuse : "EX"));
+    e.append(el("span", "rank", "★"), el("span", "pip", excuseName()));
   } else if (c.kind === "trump") {
     e.classList.add("trump");
     e.append(el("span", "rank", String(c.n)), el("span", "pip", trumpWord()));
@@ -92,16 +96,24 @@ function cardEl(token) {
   return e;
 }
 
-function tokenEl(token) {
-  // a card inside a sentence: its rank and suit symbol, coloured
+function tokenEl(token, compact) {
+  // a card inside a sentence: its rank and suit symbol, coloured; compact: a trump as its
+  // number and the Excuse as ★ (their colours tell them apart), for lists of tricks
   const c = parseCard(token);
   const e = el("span", "token");
   e.dataset.card = token;
   e.title = cardName(token);
-  if (c.kind === "excuse") { e.classList.add("excuse"); e.textContent = "★ " + (state.table ? state.table.excuse : "EX"); }
-  else if (c.kind === "trump") { e.classList.add("trump"); e.textContent = c.n + " " + trumpWord(); }
-  else { e.classList.add("suit-" + c.suit); e.textContent = c.rank + SUITS[c.suit]; }
+  e.classList.add(c.kind === "suit" ? "suit-" + c.suit : c.kind);
+  e.textContent = compact && c.kind !== "suit" ? (c.kind === "trump" ? String(c.n) : "★") : cardText(token);
   return e;
+}
+
+function cardText(token) {
+  // a card as a player writes it: J♥, 21 atout, ★ Excuse (never the file's code)
+  const c = parseCard(token);
+  if (c.kind === "excuse") return "★ " + excuseName();
+  if (c.kind === "trump") return c.n + " " + trumpWord();
+  return c.rank + SUITS[c.suit];
 }
 
 function tokensEl(tokens) {
@@ -112,13 +124,28 @@ function tokensEl(tokens) {
 
 function signed(v) { return v > 0 ? "+" + v : String(v); }
 
+function valueText(v) {
+  // French Tarot and Priestertarock values are gains or losses (+60, −12); Austrian Tarock's
+  // are points or counts (49 of 106), where a plus sign would read as a win
+  const t = state.table;
+  return t && !t.scale.signed ? String(v) : signed(v);
+}
+
 // -- the table -------------------------------------------------------------------------------
 
+// where each seat sits, seat 0 at the bottom, when the play goes clockwise (the next seat on
+// the player's left); an anticlockwise game (the next seat on the right) mirrors it
 const PLACES = {
   3: ["bottom", "left", "right"],
   4: ["bottom", "left", "top", "right"],
   5: ["bottom", "left", "topleft", "topright", "right"],
 };
+const MIRROR = { left: "right", right: "left", topleft: "topright", topright: "topleft" };
+
+function placeOf(t, seat) {
+  const p = PLACES[t.seats][seat];
+  return t.turn === "anticlockwise" ? MIRROR[p] || p : p;
+}
 
 function groupHand(cards) {
   // the server sorts a hand as a player does; rows: trumps (and the Excuse), then each suit
@@ -137,11 +164,13 @@ function drawTable() {
   const t = state.table;
   const box = $("table");
   box.replaceChildren();
-  box.className = "table seats-" + t.seats;
-  $("contract").replaceChildren(el("strong", null, gameName(t.game)), document.createTextNode(" · " + t.contract));
+  box.className = "table seats-" + t.seats + " " + t.turn;
+  box.title = "play goes " + t.turn;
+  $("contract").replaceChildren(el("strong", null, gameName(t.game)), document.createTextNode(" · " + t.contract),
+                                el("span", "turning", t.turn === "anticlockwise" ? " · play goes anticlockwise ↺" : " · play goes clockwise ↻"));
   const solved = currentSolve();
   for (let s = 0; s < t.seats; s++) {
-    const seat = el("div", "seat place-" + PLACES[t.seats][s] + " camp-" + campClass(s));
+    const seat = el("div", "seat place-" + placeOf(t, s) + " camp-" + campClass(s));
     seat.dataset.seat = s;
     if (t.to_play === s) seat.classList.add("to-play");
     const head = el("div", "seat-head");
@@ -160,6 +189,7 @@ function drawTable() {
   }
   box.append(drawCentre(t));
   drawSide(t);
+  drawTricks(t);
 }
 
 function campClass(seat) {
@@ -196,7 +226,7 @@ function handCard(token, seat, solved) {
     card.dataset.value = v;
     card.dataset.cost = cost;
     const badge = el("span", "badge " + level);
-    badge.append(el("span", "v", signed(v)), el("span", "c", cost === 0 ? "✓ best" : "−" + cost));
+    badge.append(el("span", "v", valueText(v)), el("span", "c", cost === 0 ? "✓ best" : "−" + cost));
     badge.title = cost === 0 ? "an optimal card: value " + v
                              : "value " + v + ": costs " + cost + " against the best card";
     wrap.append(badge);
@@ -234,15 +264,61 @@ function drawCentre(t) {
 }
 
 function outcomeEl(t) {
-  const o = t.outcome;
-  const box = el("div", "outcome");
-  const made = o.made === undefined ? null : o.made;
-  const parts = [];
-  if (made !== null) parts.push(made ? "contract made" : "contract lost");
-  parts.push("value " + signed(o.value));
-  if (o.scores) parts.push("scores " + o.scores.map(signed).join(" / "));
-  box.textContent = parts.join(" · ");
+  // the result as a player says it: made or failed and by how much, then every seat's score
+  const r = t.result;
+  const made = r.made === null ? "" : r.made ? " made" : " lost";
+  const box = el("div", "outcome" + made);
+  box.append(el("div", "headline", r.headline));
+  for (const line of r.details) box.append(el("div", "detail", line));
+  const rows = el("table", "scores");
+  for (const row of r.seats) {
+    const tr = el("tr");
+    tr.dataset.seat = row.seat;
+    tr.append(el("th", null, "Seat " + row.seat), el("td", "role-name", row.role));
+    if (row.score !== undefined) tr.append(el("td", "score", signed(row.score)));
+    else tr.append(el("td", "score", row.points + " points, " + row.tricks + " trick" + (row.tricks === 1 ? "" : "s")));
+    rows.append(tr);
+  }
+  rows.prepend(el("caption", null, r.seats[0].score !== undefined ? "Each seat's score" : "Each seat's points"));
+  box.append(rows);
   return box;
+}
+
+function drawTricks(t) {
+  // the tricks played so far, one row each and one column per seat, as a score sheet: the
+  // leader's card marked ▸, the winner's ringed; a click shows the table after the trick
+  const sheet = $("tricks");
+  sheet.replaceChildren();
+  const all = t.tricks.slice();
+  if (t.trick.length) all.push({ cards: t.trick, winner: null });
+  if (!all.length) { sheet.append(el("caption", "empty", "No card played yet.")); return; }
+  const head = el("tr");
+  head.append(el("th", "no", "#"));
+  for (let s = 0; s < t.seats; s++) head.append(el("th", null, "seat " + s));
+  sheet.append(head);
+  all.forEach((trick, i) => {
+    const tr = el("tr", "trick-row" + (trick.winner === null ? " current" : ""));
+    tr.dataset.trick = i + 1;
+    tr.append(el("td", "no", String(i + 1)));
+    const cells = [];
+    for (let s = 0; s < t.seats; s++) { cells.push(el("td")); tr.append(cells[s]); }
+    trick.cards.forEach(([seat, token], k) => {
+      const cell = cells[seat];
+      if (k === 0) cell.classList.add("lead");
+      if (seat === trick.winner) cell.classList.add("won");
+      cell.append(tokenEl(token, true));
+    });
+    if (trick.winner !== null) {
+      const after = (i + 1) * t.seats;
+      tr.tabIndex = 0;
+      tr.title = "led by seat " + trick.cards[0][0] + ", won by seat " + trick.winner + ": click to see the table after it";
+      tr.addEventListener("click", () => go(after));
+      tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(after); });
+    }
+    sheet.append(tr);
+  });
+  const box = sheet.parentElement;
+  if (box.scrollHeight > box.clientHeight) box.scrollTop = box.scrollHeight;   // the latest in view
 }
 
 function drawSide(t) {
@@ -347,6 +423,12 @@ function clearValue() {
   // nothing shown belongs to another position, even for a moment
   const box = $("dd-value");
   box.dataset.value = box.dataset.low = box.dataset.high = box.dataset.played = "";
+  barValue("");
+}
+
+function barValue(text) {
+  // the value again next to the step buttons, where a phone keeps them in view
+  $("bar-value").textContent = text ? "value " + text : "";
 }
 
 async function update() {
@@ -374,13 +456,24 @@ async function update() {
   const banner = $("whatif");
   banner.hidden = state.whatIfFrom === null;
   if (state.whatIfFrom !== null) {
-    $("whatif-text").textContent = "What-if: from card " + state.whatIfFrom + " this is not the real play" +
-      (state.real[state.whatIfFrom] ? " (really played there: " + state.real[state.whatIfFrom] + ")." : ".") +
-      (atEnd && !t.outcome ? " ▶ plays a best card." : "");
+    const text = $("whatif-text");
+    const really = state.real[state.whatIfFrom];
+    text.replaceChildren("What-if: from card " + state.whatIfFrom + " this is not the real play");
+    if (really) text.append(" (really played there: ", tokenEl(really), ").");
+    else text.append(".");
+    if (atEnd && !t.outcome) text.append(" ▶ plays a best card.");
   }
   drawChartCursor();
-  history.replaceState(null, "", "#deal=" + state.dealIndex + "&card=" + k + (state.whatIfFrom !== null ? "&whatif=" + state.line.slice(state.whatIfFrom).join(",") : ""));
+  history.replaceState(null, "", linkHash());
   solveCurrent();
+}
+
+function linkHash() {
+  // what a reload or a shared link shows again: the deal, the card, and a what-if line with
+  // the card it leaves the real play at (`from`) — the card shown may be anywhere on the line
+  let hash = "#deal=" + state.dealIndex + "&card=" + state.cursor;
+  if (state.whatIfFrom !== null) hash += "&from=" + state.whatIfFrom + "&whatif=" + state.line.slice(state.whatIfFrom).join(",");
+  return hash;
 }
 
 // -- the double-dummy values of the position on the table ------------------------------------
@@ -443,13 +536,15 @@ function showSearching(job, limit) {
   const seconds = (performance.now() - job.started) / 1000;
   $("dd-value").replaceChildren(el("span", "spinner"), el("span", "searching", "searching…"));
   $("dd-value").dataset.value = "";
+  barValue("…");
   $("dd-status").className = "dd-status";
   $("dd-status").textContent = seconds.toFixed(1) + " s of at most " + limit + " s — you can go on stepping.";
 }
 
 function showFinished(t) {
-  $("dd-value").replaceChildren(el("span", "big-number", signed(t.outcome.value)));
+  $("dd-value").replaceChildren(el("span", "big-number", valueText(t.outcome.value)));
   $("dd-value").dataset.value = t.outcome.value;
+  barValue(valueText(t.outcome.value));
   $("dd-value").dataset.played = state.cursor;
   $("dd-status").className = "dd-status";
   $("dd-status").textContent = "The deal is over: its outcome's value.";
@@ -461,23 +556,31 @@ function showSolve(s) {
   const status = $("dd-status");
   status.className = "dd-status";
   if (s.status === "ok") {
-    box.replaceChildren(el("span", "big-number", signed(s.value)));
+    box.replaceChildren(el("span", "big-number", valueText(s.value)));
     box.dataset.value = s.value;
     box.dataset.low = box.dataset.high = "";
-    const who = state.table && state.table.to_play !== null ? "seat " + state.table.to_play : "";
-    const best = s.best && s.best.length ? " Best for " + who + ": " + s.best.join(" ") + "." : "";
-    status.textContent = "Exact, solved in " + s.seconds.toFixed(2) + " s (" + s.nodes.toLocaleString("en") + " nodes)." + best;
-    if (s.line && s.line.length) status.append(el("div", "line", "One best line: " + s.line.slice(0, 12).join(" ") + (s.line.length > 12 ? " …" : "")));
+    barValue(valueText(s.value));
+    status.textContent = "Exact, solved in " + s.seconds.toFixed(2) + " s (" + s.nodes.toLocaleString("en") + " nodes).";
+    if (s.best && s.best.length && state.table && state.table.to_play !== null) {
+      status.append(" Best for seat " + state.table.to_play + ": ", tokensEl(s.best), ".");
+    }
+    if (s.line && s.line.length) {
+      const line = el("div", "line", "One best line: ");
+      line.append(tokensEl(s.line.slice(0, 12)), s.line.length > 12 ? " …" : "");
+      status.append(line);
+    }
   } else {
     const [lo, hi] = s.bounds;
-    box.replaceChildren(el("span", "big-number bounds", lo === hi ? signed(lo) : signed(lo) + " … " + signed(hi)));
+    const range = lo === hi ? valueText(lo) : valueText(lo) + " … " + valueText(hi);
+    box.replaceChildren(el("span", "big-number bounds", range));
     box.dataset.value = "";
     box.dataset.low = lo;
     box.dataset.high = hi;
+    barValue(range);
     status.classList.add("limited");
     const limit = s.time_limit ? s.time_limit + " s" : "its";
     status.textContent = "Not solved: the search stopped at " + limit + " limit. Proven so far: the value is at least " +
-      signed(lo) + " and at most " + signed(hi) + ". No card values yet — raise the time limit, or step on to a smaller position.";
+      valueText(lo) + " and at most " + valueText(hi) + ". No card values yet — raise the time limit, or step on to a smaller position.";
   }
 }
 
@@ -511,13 +614,23 @@ function scheduleAnalysis() {
 
 async function runAnalysis() {
   if (state.analysing) state.analysing.abort();
+  state.analysing = null;
   const line = state.line.slice();
-  const start = Math.min(Number($("analysis-start").value), line.length);
+  const start = Number($("analysis-start").value);
   const limit = Number($("analysis-limit").value);
-  const controller = new AbortController();
-  state.analysing = controller;
   const statusEl = $("analysis-status");
   statusEl.className = "dd-status";
+  if (line.length <= start) {
+    // no card played from there on: a search would analyse nothing
+    state.analysis = state.analysisLine = null;
+    drawAnalysis();
+    statusEl.textContent = line.length === 0
+      ? "No card has been played yet: nothing to analyse. Play a card (click a lit card) and the analysis follows that line."
+      : "No card played from trick " + (start / state.deal.hands.length + 1) + " on: choose an earlier trick to analyse from.";
+    return;
+  }
+  const controller = new AbortController();
+  state.analysing = controller;
   const began = performance.now();
   const tick = setInterval(() => {
     statusEl.replaceChildren(el("span", "spinner"), document.createTextNode(
@@ -574,8 +687,9 @@ function drawAnalysis() {
               el("td", "cost" + (s.cost > 0 ? " lost" : ""), String(s.cost)));
     costs.append(tr);
   }
-  const summary = el("caption", null, "Value at card " + a.start + ": " + signed(a.start_value) +
-    (a.outcome ? " · result: " + signed(a.outcome.value) : (a.plays.length ? " · after card " + (a.plays[a.plays.length - 1].index + 1) + ": " + signed(a.plays[a.plays.length - 1].value_after) : "")));
+  const last = a.plays[a.plays.length - 1];
+  const summary = el("caption", null, "Value at card " + a.start + ": " + valueText(a.start_value) +
+    (a.outcome ? " · result: " + valueText(a.outcome.value) : (last ? " · after card " + (last.index + 1) + ": " + valueText(last.value_after) : "")));
   costs.prepend(summary);
   const worst = a.plays.reduce((w, p) => (p.cost > (w ? w.cost : 0) ? p : w), null);
   for (const p of a.plays.filter((p) => p.cost > 0)) {
@@ -609,64 +723,100 @@ function svg(tag, attrs, text) {
   return e;
 }
 
+function niceStep(span, count) {
+  // a round step (1, 2 or 5 × a power of ten) giving about `count` ticks over `span`
+  const raw = span / Math.max(1, count);
+  const power = Math.pow(10, Math.floor(Math.log10(raw)));
+  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw);
+}
+
+function chartRange(values, scale) {
+  // the value's range on the chart: the deciding line always in it, and never less than the
+  // game's least span, so that a step's height is what it is worth (see view.chart_scale)
+  if (scale.fixed) return { lo: scale.fixed[0] - 0.2, hi: scale.fixed[1] + 0.2, ticks: scale.fixed.slice() };
+  const all = scale.line === null ? values : values.concat([scale.line]);
+  let lo = Math.min(...all), hi = Math.max(...all);
+  if (hi - lo < scale.min_span) {
+    const grow = (scale.min_span - (hi - lo)) / 2;
+    lo -= grow; hi += grow;
+  }
+  if (hi === lo) { lo -= 1; hi += 1; }
+  const step = niceStep(hi - lo, 5);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const ticks = [];
+  for (let v = lo; v <= hi + step / 2; v += step) ticks.push(Math.round(v));
+  return { lo, hi, ticks };
+}
+
 function drawChart() {
   const a = state.analysis;
   const box = $("chart");
   box.replaceChildren();
-  if (!a || a.start_value === null) return;
+  box._x = null;
+  if (!a || a.start_value === null || !state.table) return;
+  const scale = state.table.scale;
   const points = [{ index: a.start, value: a.start_value, play: null }]
     .concat(a.plays.map((p) => ({ index: p.index + 1, value: p.value_after, play: p })));
   const total = state.analysisLine.length;
-  const W = 900, H = 220, L = 56, R = 16, T = 16, B = 30;
-  const values = points.map((p) => p.value);
-  let lo = Math.min(...values), hi = Math.max(...values);
-  // zero (made / lost in French Tarot) is shown when the values come near it
-  if (lo > 0 && lo < (hi - lo) * 0.5) lo = 0;
-  if (hi < 0 && -hi < (hi - lo) * 0.5) hi = 0;
-  if (lo === hi) { lo -= 1; hi += 1; }
-  const pad = (hi - lo) * 0.08;
-  lo -= pad; hi += pad;
+  // drawn in the box's own pixels, so that its text keeps its size on a phone
+  const W = Math.max(280, Math.round(box.clientWidth || 900));
+  const narrow = W < 560;
+  const H = narrow ? 230 : 250, L = narrow ? 40 : 52, R = 10, T = 22, B = 38;
+  const { lo, hi, ticks } = chartRange(points.map((p) => p.value), scale);
   const x = (i) => L + (W - L - R) * (i - a.start) / Math.max(1, total - a.start);
   const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
-  const s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "double-dummy value after every card" });
+  const s = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img",
+                         "aria-label": "double-dummy value after every card", "data-lo": lo, "data-hi": hi });
   s.append(svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "plot" }));
-  if (lo <= 0 && hi >= 0) {
-    s.append(svg("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero" }));
-    s.append(svg("text", { x: L - 6, y: y(0) + 4, class: "axis", "text-anchor": "end" }, "0"));
+  for (const v of ticks) {
+    s.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
+    s.append(svg("text", { x: L - 5, y: y(v) + 4, class: "axis tick", "text-anchor": "end" }, valueText(v)));
   }
-  const top = Math.max(...points.map((p) => p.value)), bottom = Math.min(...points.map((p) => p.value));
-  for (const v of new Set([top, bottom])) {
-    if (v !== 0) s.append(svg("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, signed(v)));
+  if (scale.line !== null) {
+    // the line where the deal is decided, named above it (below it along the top)
+    const ly = y(scale.line);
+    s.append(svg("line", { x1: L, x2: W - R, y1: ly, y2: ly, class: "decide", "data-value": scale.line }));
+    s.append(svg("text", { x: W - R - 4, y: ly - T < 16 ? ly + 14 : ly - 5, class: "axis decide-label", "text-anchor": "end" }, scale.line_label));
+  } else if (scale.fixed) {
+    s.append(svg("text", { x: W - R - 4, y: (y(scale.fixed[0]) + y(scale.fixed[1])) / 2 + 4, class: "axis decide-label", "text-anchor": "end" }, scale.line_label));
   }
+  // which way is good for whom
+  s.append(svg("text", { x: 4, y: 14, class: "axis way up" }, "▲ better for " + scale.up));
+  s.append(svg("text", { x: 4, y: H - 4, class: "axis way down" }, "▼ better for " + scale.down));
   const n = state.deal.hands.length;
+  const every = narrow ? 3 : 2;                  // label every other trick (every third on a phone)
   for (let i = trickStart(a.start); i <= total; i += n) {
     if (i < a.start) continue;
     s.append(svg("line", { x1: x(i), x2: x(i), y1: T, y2: H - B, class: "trick-line" }));
-    if ((i / n) % 2 === 0 && i < total) s.append(svg("text", { x: x(i) + 2, y: H - B + 14, class: "axis" }, "trick " + (i / n + 1)));
+    if ((i / n) % every === 0 && i < total) s.append(svg("text", { x: x(i) + 2, y: H - B + 14, class: "axis" }, "trick " + (i / n + 1)));
   }
   const path = points.map((p, i) => (i ? "H" + x(p.index) + "V" + y(p.value) : "M" + x(p.index) + " " + y(p.value))).join(" ");
   s.append(svg("path", { d: path, class: "value-line" }));
   const worst = a.plays.reduce((w, p) => (p.cost > (w ? w.cost : 0) ? p : w), null);
-  const small = state.table ? state.table.small_loss : 0;
+  const small = state.table.small_loss;
+  const level = (play) => (!play ? "start" : play.cost === 0 ? "optimal" : play.cost <= small ? "small" : "big");
   for (const p of points) {
     const play = p.play;
-    const level = !play ? "start" : play.cost === 0 ? "optimal" : play.cost <= small ? "small" : "big";
-    const dot = svg("circle", { cx: x(p.index), cy: y(p.value), r: play && play.cost ? 5 : 3, class: "dot " + level });
-    const label = play ? "card " + (play.index + 1) + ": seat " + play.seat + " " + play.card + " → " + signed(play.value_after) + (play.cost ? " (cost " + play.cost + ")" : "") : "start: " + signed(p.value);
+    const dot = svg("circle", { cx: x(p.index), cy: y(p.value), r: play && play.cost ? 5 : 3, class: "dot " + level(play) });
+    const label = play ? "card " + (play.index + 1) + ": seat " + play.seat + " " + cardText(play.card) + " → " + valueText(play.value_after) + (play.cost ? " (cost " + play.cost + ")" : "") : "start: " + valueText(p.value);
     dot.append(svg("title", {}, label));
     dot.addEventListener("click", () => goToAnalysed(play ? play.index : a.start));
     s.append(dot);
   }
-  if (worst) {
-    const px = x(worst.index + 1), py = y(worst.value_after);
-    const text = "lost here: seat " + worst.seat + " " + worst.card + " (−" + worst.cost + ")";
-    const anchor = px > W * 0.7 ? "end" : "start";
-    s.append(svg("circle", { cx: px, cy: py, r: 9, class: "worst-ring" }));
-    s.append(svg("text", { x: px + (anchor === "end" ? -12 : 12), y: py < T + 20 ? py + 18 : py - 10, class: "worst-label", "text-anchor": anchor }, text));
-  }
+  if (worst) s.append(svg("circle", { cx: x(worst.index + 1), cy: y(worst.value_after), r: 9, class: "worst-ring " + level(worst) }));
   s.append(svg("line", { id: "chart-cursor", x1: 0, x2: 0, y1: T, y2: H - B, class: "cursor" }));
   box.append(s);
+  if (worst) {
+    // the ringed card in words below the chart (where it never runs off a phone's screen);
+    // red only when it is a big loss
+    const note = el("div", "chart-note " + level(worst));
+    note.append("◯ The costliest card: trick " + (Math.floor(worst.index / n) + 1) + ", seat " + worst.seat +
+                " (" + state.table.roles[worst.seat] + ") played ", tokenEl(worst.card), " (−" + worst.cost + ").");
+    box.append(note);
+  }
   box._x = x;
+  box._width = W;
   drawChartCursor();
 }
 
@@ -686,6 +836,13 @@ function showDealError(message) {
   box.textContent = message;
   box.hidden = false;
   openInput(true);
+}
+
+function notice(message) {
+  // something about the link or the list the page could not do as asked (not an input error)
+  const box = $("notice");
+  box.textContent = message || "";
+  box.hidden = !message;
 }
 
 function openInput(open) {
@@ -711,7 +868,13 @@ function fillDeals() {
   sel.value = String(state.dealIndex);
 }
 
-function loadDeal(i, card, whatif) {
+function cardsInDeal(deal) {
+  return deal.hands.reduce((n, hand) => n + hand.length, 0);
+}
+
+async function loadDeal(i, link) {
+  // link: {card, from, whatif} from the page's address; without one a position part-way
+  // through the play (a puzzle) opens where it stands, a finished deal at its first card
   stopSolving();
   if (state.analysing) { state.analysing.abort(); state.analysing = null; }
   state.dealIndex = i;
@@ -724,22 +887,45 @@ function loadDeal(i, card, whatif) {
   state.analysis = null;
   state.analysisLine = null;
   $("deal-select").value = String(i);
-  $("input-error").hidden = true;
   fillStartOptions();
   drawAnalysis();
   $("analysis-status").textContent = "";
-  let k = card === undefined ? 0 : card;
-  if (whatif && whatif.length && k <= state.line.length) {
-    const from = Math.min(k, state.line.length);
-    state.line = state.line.slice(0, from).concat(whatif);
-    state.whatIfFrom = from;
-    k = state.line.length;
+  let k = state.real.length < cardsInDeal(state.deal) ? state.real.length : 0;
+  if (link && link.card !== undefined) k = link.card;
+  if (link && link.whatif) {
+    // older links had no `from`: their card was the one right after the what-if line
+    const from = link.from !== undefined ? link.from : k - link.whatif.length;
+    const line = state.real.slice(0, from).concat(link.whatif);
+    const refused = Number.isInteger(from) && from >= 0 && from <= state.real.length
+      ? await validate(Object.assign({}, state.deal, { played: line }))
+      : "from: must be a card of the real play, 0 to " + state.real.length;
+    if (state.dealIndex !== i || state.deal !== state.deals[i].obj) return;   // another deal since
+    if (refused) {
+      notice("This link's what-if line could not be played (" + refused + "): the real play is shown.");
+      k = Math.min(Math.max(0, from || 0), state.real.length);
+    } else {
+      state.line = line;
+      state.whatIfFrom = from;
+    }
   }
-  go(Math.max(0, Math.min(k, state.line.length)));
+  go(Number.isInteger(k) ? Math.max(0, Math.min(k, state.line.length)) : 0);
   scheduleAnalysis();
 }
 
-async function addDeals(objs, group) {
+// positions opened or pasted in this tab are kept for its reloads (a link names them by number)
+const OPENED = "atout-opened";
+
+function keepOpened(objs, group) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(OPENED) || "[]");
+    kept.push({ group, objs });
+    sessionStorage.setItem(OPENED, JSON.stringify(kept));
+  } catch (e) {
+    // too large for the tab's storage: these stay until the page is closed or reloaded
+  }
+}
+
+function addDeals(objs, group) {
   const first = state.deals.length;
   objs.forEach((obj, i) => state.deals.push({ obj, label: label(obj, i), group }));
   fillDeals();
@@ -747,8 +933,10 @@ async function addDeals(objs, group) {
 }
 
 async function validate(obj) {
+  // the server's rules engine says whether a position is good: null, or "field: reason"
   const r = await post("/api/validate", { position: obj });
-  return r.ok ? null : fieldMessage(r.data);
+  if (r.ok && r.data.ok) return null;
+  return fieldMessage(r.data);
 }
 
 async function loadText(text, source) {
@@ -771,19 +959,43 @@ async function loadText(text, source) {
     if (problem) problems.push((records.length > 1 || source !== "pasted" ? "line " + n + ": " : "") + problem);
     else objs.push(obj);
   }
+  const box = $("input-error");
+  box.hidden = !problems.length;
   if (problems.length) {
-    const box = $("input-error");
-    box.replaceChildren(el("strong", null, objs.length ? "Some positions were refused:" : "This position is refused:"));
+    // shown, and left open, even when the good positions are loaded below it
+    box.replaceChildren(el("strong", null, objs.length
+      ? "Some positions were refused (" + problems.length + "); the other " + objs.length + " are in the list:"
+      : "This position is refused:"));
     const ul = el("ul");
     for (const p of problems.slice(0, 20)) ul.append(el("li", null, p));
+    if (problems.length > 20) ul.append(el("li", null, "… and " + (problems.length - 20) + " more"));
     box.append(ul);
-    box.hidden = false;
     openInput(true);
+  } else {
+    openInput(false);
   }
   if (!objs.length) return;
-  if (!problems.length) { $("input-error").hidden = true; openInput(false); }
-  const first = await addDeals(objs, source);
+  const first = addDeals(objs, source);
+  keepOpened(objs, source);
   loadDeal(first);
+}
+
+function rememberLimit(id) {
+  // the chosen time limits outlive a reload
+  const sel = $(id);
+  try {
+    const kept = localStorage.getItem("atout-" + id);
+    if (kept && [...sel.options].some((o) => o.value === kept)) sel.value = kept;
+  } catch (e) { /* no storage: the page's default */ }
+  sel.addEventListener("change", () => { try { localStorage.setItem("atout-" + id, sel.value); } catch (e) { /* kept for this page only */ } });
+}
+
+function readLink() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const number = (name) => (hash.has(name) && hash.get(name) !== "" ? Number(hash.get(name)) : undefined);
+  const link = { deal: number("deal"), dealText: hash.get("deal"), card: number("card"), from: number("from") };
+  if (hash.get("whatif")) link.whatif = hash.get("whatif").split(",");
+  return link;
 }
 
 async function start() {
@@ -796,13 +1008,30 @@ async function start() {
     const obj = JSON.parse(line);
     state.deals.push({ obj, label: label(obj, i), group: "Examples" });
   });
+  let kept = [];
+  try { kept = JSON.parse(sessionStorage.getItem(OPENED) || "[]"); } catch (e) { kept = []; }
+  for (const { group, objs } of kept) objs.forEach((obj, i) => state.deals.push({ obj, label: label(obj, i), group }));
   fillDeals();
-  const hash = new URLSearchParams(location.hash.slice(1));
-  const wanted = Number(hash.get("deal") || 0);
-  const card = hash.has("card") ? Number(hash.get("card")) : undefined;
-  const whatif = hash.get("whatif") ? hash.get("whatif").split(",") : null;
-  if (state.deals.length) loadDeal(wanted >= 0 && wanted < state.deals.length ? wanted : 0, card, whatif);
-  else openInput(true);
+  if (!state.deals.length) { openInput(true); return; }
+  const link = readLink();
+  let wanted = link.deal === undefined ? 0 : link.deal;
+  if (!(Number.isInteger(wanted) && wanted >= 0 && wanted < state.deals.length)) {
+    notice("This link names deal " + link.dealText + ", which this page does not have " +
+           "(a position opened or pasted in another tab is not in the link): the first deal is shown.");
+    loadDeal(0);
+    return;
+  }
+  loadDeal(wanted, link);
+}
+
+function followLink() {
+  // a link typed or pasted into the address bar of this page changes only its hash
+  if (location.hash === linkHash() || !state.deals.length) return;
+  const link = readLink();
+  const wanted = link.deal === undefined ? state.dealIndex : link.deal;
+  notice("");
+  if (Number.isInteger(wanted) && wanted >= 0 && wanted < state.deals.length) loadDeal(wanted, link);
+  else notice("This link names deal " + link.dealText + ", which this page does not have.");
 }
 
 function wire() {
@@ -814,9 +1043,11 @@ function wire() {
   $("trick-next").addEventListener("click", () => stepTrick(1));
   $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
   $("back-to-real").addEventListener("click", backToReal);
+  rememberLimit("solve-limit");
+  rememberLimit("analysis-limit");
   $("solve-limit").addEventListener("change", () => update());
   $("analyse").addEventListener("click", runAnalysis);
-  $("deal-select").addEventListener("change", (e) => loadDeal(Number(e.target.value)));
+  $("deal-select").addEventListener("change", (e) => { notice(""); $("input-error").hidden = true; loadDeal(Number(e.target.value)); });
   $("toggle-input").addEventListener("click", () => openInput($("input-panel").hidden));
   $("load-paste").addEventListener("click", () => {
     const text = $("paste").value.trim();
@@ -827,9 +1058,17 @@ function wire() {
     const file = e.target.files[0];
     if (file) loadText(await file.text(), file.name);
   });
+  // a list chosen with the mouse gives the keys back to the play; one browsed with the keys
+  // keeps ↑ ↓, but ← → always step the cards
+  let keyed = 0;
+  for (const sel of document.querySelectorAll("select")) {
+    sel.addEventListener("keydown", () => { keyed = performance.now(); });
+    sel.addEventListener("change", () => { if (performance.now() - keyed > 400) sel.blur(); });
+  }
   document.addEventListener("keydown", (e) => {
     const tag = (e.target.tagName || "").toLowerCase();
-    if (tag === "textarea" || tag === "select" || (tag === "input" && e.target.type !== "range")) return;
+    if (tag === "textarea" || (tag === "input" && e.target.type !== "range")) return;
+    if (tag === "select" && e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
     const keys = {
       ArrowLeft: () => (e.shiftKey ? stepTrick(-1) : stepCard(-1)),
       ArrowRight: () => (e.shiftKey ? stepTrick(1) : stepCard(1)),
@@ -839,6 +1078,12 @@ function wire() {
     };
     if (keys[e.key] && state.deal) { e.preventDefault(); keys[e.key](); }
   });
+  window.addEventListener("hashchange", followLink);
+  // the chart is drawn in its box's pixels: again when the box changes width
+  new ResizeObserver(() => {
+    const box = $("chart");
+    if (state.analysis && box._width && Math.abs(box.clientWidth - box._width) > 8) drawChart();
+  }).observe($("chart"));
 }
 
 wire();
