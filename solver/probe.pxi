@@ -123,7 +123,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
     ctx.nodes += 1
     if (ctx.nodes & 1023) == 0:
         check_limits(g, s, ctx)    # (and grow the table: no caller holds a pointer into it)
-    if ctx.abort or ctx.implied:
+    if ctx.abort or ctx.implied or ctx.abandon:
         return 0
     if s.trick_no == g.tricks:
         return final_value(g, &s.acc)
@@ -219,11 +219,18 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
                     continue                     # (the first card is never put off)
                 mark_busy(ctx.team, child.mark)
             v = search(g, &child, a, b, ctx, crel)
+            if ctx.abandon == ply + 1:
+                # another thread finished that card's position: the table has its answer
+                # (searched again with no mark on the line, so as not to give it up again)
+                ctx.abandon = 0
+                ctx.path[ply] = 0
+                v = search(g, &child, a, b, ctx, crel)
             if ctx.team.helping:       # (the helpers may have joined meanwhile: see start_helpers)
-                clear_busy(ctx.team, child.mark)
+                clear_busy(ctx.team, child.mark,
+                           not ctx.abort and not ctx.implied and not ctx.abandon)
         else:
             v = search(g, &child, a, b, ctx, crel)
-        if ctx.abort or ctx.implied:
+        if ctx.abort or ctx.implied or ctx.abandon:
             return 0
         # The card stood for its whole group.  If its rank mattered, so do the others':
         # the group must stay a group (nothing between its cards) wherever the pattern is

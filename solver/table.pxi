@@ -97,6 +97,8 @@ cdef struct Ctx:
     double deadline
     int abort                    # a limit or a stop: the search is over
     int implied                  # another thread answered this one's question: stop
+    int abandon                  # another thread finished the position below the node at
+                                 # ply abandon - 1 on this thread's line: back up to it
     const int* stop              # the engine's stop switch (shared by its threads)
     Team* team                   # the engine's threads (threads.pxi)
     int share_tricks             # nodes with this many tricks left or more share their cards

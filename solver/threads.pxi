@@ -2,20 +2,28 @@
 #
 # Every thread searches the whole tree from the root, in the same window, on the same
 # table (docs/search.md, "Threads").  What keeps them apart is a small shared table of
-# the positions being searched right now (the "busy" marks): at a node with enough tricks
+# the positions being searched right now (the busy marks): at a node with enough tricks
 # left, a thread about to search a card other than the node's first looks up the
 # position that card leads to, and when another thread is already searching it, puts
-# the card off and takes the next one; the cards put off are searched last, by when the
-# other thread has usually stored their answer in the table.  So at the nodes where every
-# card must be refuted (the defenders' cards of a "yes"), the threads spread over the
-# cards, at any depth; where one card answers, they go down it together and spread below.
+# the card off and takes the next one — and puts off the other cards of that suit too,
+# whose subtrees share most of their table entries with it.  The cards put off are
+# searched last, by when the other thread has usually stored their answer in the table.
+# So at the nodes where every card must be refuted the threads spread over the cards, at
+# any depth; where one card answers, they go down it together and spread below.
 # (Weill's ABDADA, 1996, with the marks in a table of their own, as the "simplified
 # ABDADA" of chess programs does, since our table's entries are patterns.)
 #
+# A thread that finishes a position says so in its mark; every thread checks the marks
+# of its own line now and then (with the limits, every 1024 nodes), and one that finds a
+# position of its line finished elsewhere gives up below it (``abandon``): the search
+# there is no longer needed — a card of it cut off, or every card was refuted — and the
+# node above takes the answer from the table.
+#
 # Why it is exact: each thread runs the ordinary alpha-beta search; a thread only changes
 # the order in which it tries a node's cards, and every answer it takes from the table is
-# a proven bound, whoever stored it.  The root's answer is that of the first thread to
-# finish; the others are stopped (``implied``) and store nothing on their way out.
+# a proven bound, whoever stored it.  What a thread gives up (a line abandoned, a search
+# another thread answered first) returns without storing anything.  The root's answer is
+# that of the first thread to finish; the others are stopped (``implied``).
 #
 # Threads join a search only once it has run alone for ``help_after`` nodes: most
 # searches of an analysis or an endgame are over before that, and pay nothing.
@@ -23,7 +31,9 @@
 DEF MAXTHREADS = 256
 DEF HELP_AFTER = 1 << 15         # nodes a search runs alone before the helpers join
 DEF DEFER_TRICKS = 3             # nodes with this many tricks left or more share their cards
-DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each)
+DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each; cleared when helpers join)
+DEF COUNT = (1 << 9) - 1         # a busy mark's threads searching the position,
+DEF DONE = 1 << 9                # and whether one has finished it
 DEF STACK_BYTES = 4 << 20        # a helper's stack: search() nests a frame per card
 
 cdef extern from "<pthread.h>" nogil:
@@ -52,9 +62,21 @@ cdef extern from *:
     static inline uint64_t atout_load64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void atout_store64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline uint64_t atout_add64(uint64_t* p, uint64_t v) { return __atomic_add_fetch(p, v, __ATOMIC_RELAXED); }
-    static inline void atout_clear64(uint64_t* p, uint64_t v) {
-        uint64_t expected = v;
-        __atomic_compare_exchange_n(p, &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    /* One more thread on the position of mark m (a slot of another position is taken over). */
+    static inline void atout_enter64(uint64_t* p, uint64_t m) {
+        uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
+        do {
+            want = (old & ~(uint64_t)0x3ff) == m && (old & 0x1ff) < 0x1ff ? old + 1 : (m | 1);
+        } while (!__atomic_compare_exchange_n(p, &old, want, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    }
+    /* One thread fewer on it, and the flag `done` set (nothing if the slot was taken over). */
+    static inline void atout_leave64(uint64_t* p, uint64_t m, uint64_t done) {
+        uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED), want;
+        do {
+            if ((old & ~(uint64_t)0x3ff) != m || (old & 0x1ff) == 0)
+                return;
+            want = (old - 1) | done;
+        } while (!__atomic_compare_exchange_n(p, &old, want, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     }
     static inline void atout_pause(void) {
     #if defined(__x86_64__) || defined(__i386__)
@@ -69,7 +91,8 @@ cdef extern from *:
     uint64_t atomic_load64 "atout_load64" (const uint64_t* p) nogil
     void atomic_store64 "atout_store64" (uint64_t* p, uint64_t v) nogil
     uint64_t atomic_add64 "atout_add64" (uint64_t* p, uint64_t v) nogil
-    void atomic_clear64 "atout_clear64" (uint64_t* p, uint64_t v) nogil
+    void atomic_enter64 "atout_enter64" (uint64_t* p, uint64_t m) nogil
+    void atomic_leave64 "atout_leave64" (uint64_t* p, uint64_t m, uint64_t done) nogil
     void cpu_pause "atout_pause" () nogil
 
 
@@ -108,23 +131,39 @@ cdef inline uint64_t card_mark(int code) noexcept nogil:
     """A random word per card: a position's mark is the XOR of the cards played since the
     search's root (the same cards played in another order: the same mark — a transposition
     is busy too; marks only decide the order of the cards, so a clash costs nothing)."""
-    return mix(<uint64_t>(code + 1) * 0x9e3779b97f4a7c15ULL) | 1
+    return mix(<uint64_t>(code + 1) * 0x9e3779b97f4a7c15ULL) & ~(<uint64_t>(DONE | COUNT))
 
 
 cdef inline int ply_of(const State* s) noexcept nogil:
     return s.trick_no * MAXSEATS + s.trick_len
 
 
+# A busy slot holds a position's mark (its low 10 bits clear), in bits 0-8 how many threads
+# are searching that position now (COUNT), and whether a thread has finished it (DONE).
+
+cdef inline uint64_t slot_of(Team* t, uint64_t mark) noexcept nogil:
+    """The slot's word if it is this position's, else 0."""
+    cdef uint64_t slot = atomic_load64(&t.busy[(mark >> 10) & t.busy_mask])
+    return slot if (slot & ~(<uint64_t>(DONE | COUNT))) == mark else 0
+
+
 cdef inline int busy(Team* t, uint64_t mark) noexcept nogil:
-    return atomic_load64(&t.busy[mark & t.busy_mask]) == mark
+    """How many threads are searching the position of ``mark`` (0: none)."""
+    return <int>(slot_of(t, mark) & COUNT)
+
+
+cdef inline int finished(Team* t, uint64_t mark) noexcept nogil:
+    """Has a thread finished searching the position of ``mark`` (in this search)?"""
+    return (slot_of(t, mark) & DONE) != 0
 
 
 cdef inline void mark_busy(Team* t, uint64_t mark) noexcept nogil:
-    atomic_store64(&t.busy[mark & t.busy_mask], mark)
+    atomic_enter64(&t.busy[(mark >> 10) & t.busy_mask], mark)
 
 
-cdef inline void clear_busy(Team* t, uint64_t mark) noexcept nogil:
-    atomic_clear64(&t.busy[mark & t.busy_mask], mark)
+cdef inline void clear_busy(Team* t, uint64_t mark, int done) noexcept nogil:
+    """One thread fewer on the position; ``done``: it finished the search there."""
+    atomic_leave64(&t.busy[(mark >> 10) & t.busy_mask], mark, DONE if done else 0)
 
 
 cdef struct Later:
@@ -155,16 +194,23 @@ cdef int take_later(const Game* g, Team* t, const int* mv, Later* later) noexcep
     """The next of the cards put off to search: the first that no other thread is on any
     more (its answer is in the table by now), passing over a card while a card of its
     suit before it is still to come; when every one is taken, the first: this thread joins
-    that search, and below it the two spread out again."""
-    cdef int k, pick = later.next, suit, pending = 0
+    that search, and below it the two spread out again (of the searches under way, the one
+    fewest threads are on)."""
+    cdef int k, pick = -1, suit, pending = 0, n, fewest = 1000, least = later.next
     cdef int card
     cdef uint64_t mark
     for k in range(later.next, later.count):
         suit = mv[later.card[k]] >> 5
-        if not (pending >> suit) & 1 and not busy(t, later.mark[k]):
-            pick = k
-            break
+        n = busy(t, later.mark[k])
+        if not (pending >> suit) & 1:
+            if n == 0:
+                pick = k
+                break
+            if n < fewest:
+                fewest, least = n, k
         pending |= 1 << suit
+    if pick < 0:
+        pick = least
     card, mark = later.card[pick], later.mark[pick]
     later.card[pick], later.mark[pick] = later.card[later.next], later.mark[later.next]
     later.card[later.next], later.mark[later.next] = card, mark
@@ -192,7 +238,7 @@ cdef void* helper_main(void* arg) noexcept nogil:
     cdef Team* t = ctx.team
     cdef uint32_t rel[5]
     cdef int v = search(t.g, t.s, t.alpha, t.beta, ctx, rel)
-    if not ctx.abort and not ctx.implied:
+    if not ctx.abort and not ctx.implied and not ctx.abandon:
         claim(t, ctx, v)
     atomic_add(&t.running, -1)
     return NULL
@@ -225,7 +271,7 @@ cdef void start_helpers(Ctx* ctx, int ply) noexcept nogil:
         h.deadline, h.node_limit, h.stop = ctx.deadline, ctx.node_limit, ctx.stop
         h.root, h.card_lo, h.card_hi = ctx.root, ctx.card_lo, ctx.card_hi
         h.team, h.share_tricks = t, ctx.share_tricks
-        h.abort = h.implied = 0
+        h.abort = h.implied = h.abandon = 0
         h.evictions = h.grow_at = 0      # only the caller grows the table
         h.root_best = -1
         h.start_nodes = h.reported = h.nodes
@@ -280,14 +326,31 @@ cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
             grow_table(ctx)        # safe here: no caller holds a pointer into the table
         if t != NULL and t.threads > 1 and ctx == t.main and t.s != NULL and ctx.nodes >= t.start_at:
             start_helpers(ctx, ply_of(s))
-    elif ctx == t.main:
-        if ctx.grow_at and ctx.evictions + atomic_load64(&t.evictions) >= ctx.grow_at:
-            grow_with_helpers(ctx)
-    elif atomic_load(&t.grow):
-        atomic_add(&t.parked, 1)
-        while atomic_load(&t.grow):
-            cpu_pause()
-        atomic_add(&t.parked, -1)
+    else:
+        if ctx == t.main:
+            if ctx.grow_at and ctx.evictions + atomic_load64(&t.evictions) >= ctx.grow_at:
+                grow_with_helpers(ctx)
+        elif atomic_load(&t.grow):
+            atomic_add(&t.parked, 1)
+            while atomic_load(&t.grow):
+                cpu_pause()
+            atomic_add(&t.parked, -1)
+        give_up_finished(g, s, ctx)
+
+
+cdef void give_up_finished(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
+    """Stop searching below a position that another thread has finished meanwhile (a card
+    of it cut off there, or every card was searched): what this thread would find there is
+    no longer needed.  ``abandon`` makes every node below it return at once, storing
+    nothing, and the node above it search it again: the table now answers it."""
+    cdef Team* t = ctx.team
+    cdef int p, ply = ply_of(s)
+    for p in range(t.root_ply, ply):
+        if g.tricks - p // MAXSEATS < t.defer_tricks:
+            return
+        if ctx.path[p] and finished(t, ctx.path[p]):
+            ctx.abandon = p + 1
+            return
 
 
 cdef int team_search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx) noexcept nogil:
@@ -306,14 +369,14 @@ cdef int team_search(const Game* g, const State* s, int alpha, int beta, Ctx* ct
     t.claimed = 0
     t.helping = 0
     t.start_at = ctx.nodes + t.help_after
-    ctx.implied = 0
+    ctx.implied = ctx.abandon = 0
     if t.help_after == 0:
         start_helpers(ctx, t.root_ply)
     v = search(g, s, alpha, beta, ctx, rel)
     if not atomic_load(&t.helping):
         t.s = NULL
         return v
-    if not ctx.abort and not ctx.implied:
+    if not ctx.abort and not ctx.implied and not ctx.abandon:
         claim(t, ctx, v)
     for i in range(t.threads - 1):               # stop the helpers (a limit, or the answer)
         atomic_store(&t.helpers[i].implied, 1)
