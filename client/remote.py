@@ -9,9 +9,10 @@
 
 ``timeout`` is the call's gRPC deadline in seconds (None: no deadline).  A call the
 service refuses raises :class:`ServiceError` (``code``: the grpc.StatusCode,
-``violations``: [(field, description)]); a refused position raises its subclass
-:class:`InvalidPositionError`, which is also an :class:`atout.PositionError` naming the
-field — like the local API.
+``violations``: [(field, description)]); a position the server refuses raises its
+subclass :class:`InvalidPositionError`, which is also an :class:`atout.PositionError`
+naming the field — like the local API.  Each position is first checked here by the
+same rules (a plain :class:`atout.PositionError`, no call made).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from atout import options
 from atout.errors import PositionError
+from atout.position import Position, parse_position
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
@@ -65,14 +68,26 @@ def _error(e: grpc.RpcError) -> ServiceError:
 
 
 def _limits(request, time_limit, node_limit) -> None:
+    """The limits through atout.options' checks (PositionError naming the option)."""
     if time_limit is not None:
-        if not time_limit > 0:
-            raise ValueError("time_limit must be greater than 0")
-        request.time_limit = time_limit
+        request.time_limit = options.time_limit(time_limit)
     if node_limit is not None:
-        if int(node_limit) != node_limit or node_limit <= 0:
-            raise ValueError("node_limit must be a positive whole number")
-        request.node_limit = int(node_limit)
+        request.node_limit = options.node_limit(node_limit)
+
+
+def _checked(position, prefix: str = ""):
+    """(message, Position): the position checked here first, by the rules the server applies
+    (atout.position.parse_position), so that a refused one gets the command line's verdict,
+    field and reason — also for what a message would carry changed (a seat 1.0 becomes 1 in
+    a google.protobuf.Struct) or not at all (a lone surrogate, a contract nested past
+    protobuf's limit) — and costs no call."""
+    try:
+        pos = position if isinstance(position, Position) else parse_position(position)
+    except PositionError as e:
+        raise PositionError(prefix + e.field, e.reason) from None
+    except RecursionError:
+        raise PositionError(prefix + "position", "nested too deeply") from None
+    return convert.position_message(pos.to_json()), pos
 
 
 class Client:
@@ -89,7 +104,8 @@ class Client:
     def solve(self, position, *, all_cards: bool = False, time_limit: float | None = None,
               node_limit: int | None = None, timeout: float | None = None):
         """As :func:`atout.solver.solve`: a :class:`~atout.solver.SolveResult`."""
-        request = pb.SolveRequest(position=convert.position_message(position), all_cards=all_cards)
+        request = pb.SolveRequest(position=_checked(position)[0], all_cards=options.flag(
+            all_cards, "all_cards"))
         _limits(request, time_limit, node_limit)
         try:
             reply = self.stub.Solve(request, timeout=timeout)
@@ -101,9 +117,8 @@ class Client:
                 timeout: float | None = None) -> dict:
         """As ``atout.analyze``: the report dict; a ``time_limit`` that runs out raises
         ``AnalysisLimit`` with the partial report, as locally."""
-        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
-            raise ValueError("start must be a whole number from 0")
-        request = pb.AnalyzeRequest(position=convert.position_message(position), start=start)
+        message, pos = _checked(position)
+        request = pb.AnalyzeRequest(position=message, start=options.start(start, len(pos.played)))
         _limits(request, time_limit, None)
         try:
             reply = self.stub.Analyze(request, timeout=timeout)
@@ -124,12 +139,9 @@ class Client:
 
         The whole batch is one call (``timeout`` covers all of it) and is refused
         whole if any position is bad (fields named ``positions[i].…``)."""
-        request = pb.SolveBatchRequest(all_cards=all_cards)
+        request = pb.SolveBatchRequest(all_cards=options.flag(all_cards, "all_cards"))
         for i, p in enumerate(positions):
-            try:
-                request.positions.append(convert.position_message(p))
-            except PositionError as e:
-                raise PositionError(f"positions[{i}].{e.field}", e.reason) from None
+            request.positions.append(_checked(p, f"positions[{i}].")[0])
         _limits(request, time_limit, node_limit)
         stream = self.stub.SolveBatch(request, timeout=timeout)
         try:

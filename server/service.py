@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 
 import grpc
@@ -20,8 +19,10 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from atout import options
 from atout.errors import PositionError
 from atout.position import parse_position
+from atout.printable import printable
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
@@ -131,11 +132,11 @@ class SolverService(pb_grpc.SolverServicer):
 
     async def Analyze(self, request: pb.AnalyzeRequest, context) -> pb.Analysis:
         async def answer(obj):
-            if not math.isfinite(request.time_limit) or request.time_limit < 0:
-                raise _invalid([("time_limit", "must be 0 (none) or a number of seconds")])
-            if request.start > len(obj["played"]):
-                raise _invalid([("start", f"must be at most {len(obj['played'])} "
-                                          f"(the cards played)")])
+            _check_limits(request)
+            try:
+                options.start(request.start, len(obj["played"]))
+            except PositionError as e:
+                raise _invalid([(e.field, e.reason)]) from None
             _, _, data = await self._search(context, "analyze", obj, request)
             return pb.Analysis.FromString(data)
         return await self._unary("Analyze", request, context, answer)
@@ -213,8 +214,9 @@ class SolverService(pb_grpc.SolverServicer):
 # -- helpers -----------------------------------------------------------------------------------
 
 def _label(position: pb.Position):
+    """The id as the log line shows it: escaped (atout.printable), so no id forges a line."""
     which = position.WhichOneof("id")
-    return "-" if which is None else str(getattr(position, which))[:60]
+    return "-" if which is None else printable(str(getattr(position, which))[:60])
 
 
 def _position(msg: pb.Position, prefix: str) -> dict:
@@ -240,8 +242,14 @@ def _positions(msgs) -> tuple[list[dict], list[tuple[str, str]]]:
 
 
 def _check_limits(request) -> None:
-    if not math.isfinite(request.time_limit) or request.time_limit < 0:
-        raise _invalid([("time_limit", "must be 0 (none) or a number of seconds")])
+    """The request's limits through atout.options' checks (0 is the message's "none")."""
+    try:
+        if request.time_limit != 0:
+            options.time_limit(request.time_limit)
+        if getattr(request, "node_limit", 0):
+            options.node_limit(request.node_limit)
+    except PositionError as e:
+        raise _invalid([(e.field, e.reason)]) from None
 
 
 async def _end(call: _Call | None, context, error: BaseException) -> None:
