@@ -21,6 +21,8 @@ from .errors import PositionError
 MAX_NODE_LIMIT = (1 << 63) - 1
 #: the engine takes the table's size in MB as a C int
 ENGINE_MAX_TT_MB = (1 << 31) - 1
+#: search processes of `atout batch`, `serve` and `view`: far more than any machine has cores
+MAX_WORKERS = 256
 
 
 def machine_memory_mb() -> int:

@@ -184,8 +184,8 @@ def _positive_float(text: str) -> float:
     return v
 
 
-def whole_number(minimum: int):
-    """An argparse type: a whole number of at least ``minimum``."""
+def whole_number(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number of at least ``minimum`` (and at most ``maximum``)."""
     def parse(text: str) -> int:
         try:
             v = int(text)
@@ -193,8 +193,15 @@ def whole_number(minimum: int):
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if v < minimum:
             raise argparse.ArgumentTypeError(f"must be {minimum} or more")
+        if maximum is not None and v > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}")
         return v
     return parse
+
+
+def add_workers_option(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--workers", type=whole_number(1, options.MAX_WORKERS), metavar="N",
+                   help=f"{help} (at most {options.MAX_WORKERS})")
 
 
 _positive_int = whole_number(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import TT_MB_DEFAULT
+    from .cli import add_tt_mb_option, add_workers_option
 
     p = sub.add_parser("serve", help="serve the solver over gRPC (atout.v1.Solver)")
     p.add_argument("--host", default="127.0.0.1",
@@ -15,10 +15,8 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--http", type=int, metavar="PORT",
                    help="also serve the HTTP JSON API and the hand viewer on PORT "
                         "(same host; 0 picks a free one, shown in the log)")
-    p.add_argument("--workers", type=positive_int, metavar="N",
-                   help="search processes, one search each at a time (default: one per core)")
-    p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help=f"transposition table size per search in MB {TT_MB_DEFAULT}")
+    add_workers_option(p, "search processes, one search each at a time (default: one per core)")
+    add_tt_mb_option(p, "transposition table size per search in MB")
     p.add_argument("--grace", type=positive_float, default=30.0, metavar="S",
                    help="on SIGTERM/SIGINT, let running calls finish for up to S seconds (default 30)")
     p.set_defaults(run=run)
