@@ -87,7 +87,9 @@ def _bool(value: Any, fld: str) -> bool:
 
 
 def _check_keys(obj: dict, allowed: set, prefix: str) -> None:
-    for key in obj:
+    # in sorted order: over gRPC the contract is a protobuf map, which keeps no order, and
+    # the first unknown key named must be the same on every interface
+    for key in sorted(obj, key=str):
         if key not in allowed:
             raise PositionError(f"{prefix}.{shown(key)}", f"unknown field (expected one of: {', '.join(sorted(allowed))})")
 
@@ -287,7 +289,7 @@ def _at4(obj: dict, hands: list[list[Card]], first: int) -> Contract:
     if not isinstance(side, dict):
         raise PositionError("contract.side_cards", "must be an object {\"<seat>\": [cards]}")
     side_by_seat: dict[int, list[Card]] = {}
-    for key, cards in side.items():
+    for key, cards in sorted(side.items(), key=lambda kv: str(kv[0])):  # as _check_keys
         fld = f"contract.side_cards.{shown(key, 10)}"
         if key not in ("0", "1", "2", "3"):
             raise PositionError(fld, "keys are seats \"0\"..\"3\"")

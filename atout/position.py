@@ -198,7 +198,7 @@ def parse_position(obj: Any) -> Position:
     """Validate a position object (already decoded from JSON) and replay its cards."""
     if not isinstance(obj, dict):
         raise PositionError("position", "must be a JSON object")
-    for key in obj:
+    for key in sorted(obj, key=str):    # the same first one whatever the order (contract.py)
         if key not in ("id", "game", "hands", "first", "played", "contract"):
             raise PositionError(shown(key), "unknown field")
     ident = obj.get("id")

@@ -27,6 +27,7 @@ from typing import BinaryIO, Iterator
 from atout import options
 from atout.errors import PositionError
 from atout.jsonl import read_records
+from atout.printable import printable
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -246,8 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except UsageError as e:
-        print(f"atout: {e}", file=sys.stderr)
+    except UsageError as e:   # it may quote what the user typed: escaped (atout.printable)
+        print(f"atout: {printable(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("atout: interrupted", file=sys.stderr)
@@ -262,4 +263,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m atout.client.cli`: run the imported module's main, whose UsageError is the
+    # one the commands raise (this file run as __main__ has a UsageError class of its own)
+    from atout.client.cli import main as imported_main
+    sys.exit(imported_main())

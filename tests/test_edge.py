@@ -293,3 +293,25 @@ def test_one_set_of_bad_inputs_gets_one_verdict_everywhere(service, client):
             assert on_server == verdict, label
             compared_with_server += 1
     assert compared_with_server > len(_bad_inputs()) // 2
+
+
+# -- found by tests/test_fuzz.py -------------------------------------------------------------------
+
+def test_the_first_unknown_key_is_the_same_whatever_the_order(client):
+    """Over gRPC the contract is a protobuf map, which keeps no order: with two unknown keys,
+    every interface names the same one."""
+    for keys in (("zz", "aa"), ("aa", "zz"), ("dog2", "\x00")):
+        obj = in_contract(GAMES_AT["priest5"], **{k: 1 for k in keys})
+        verdict = cli_verdict(line(obj))
+        assert verdict[0] == f"contract.{printable(min(keys))}"
+        assert server_verdict(client, obj) == verdict
+    side = copy.deepcopy(GAMES_AT["at4"])
+    side["contract"]["side_cards"] = {"9": [], "7": [], **side["contract"]["side_cards"]}
+    assert cli_verdict(line(side))[0] == "contract.side_cards.7"
+
+
+def test_a_usage_error_quoting_what_was_typed_is_escaped():
+    code, out, err = cli(["deal", "--game", "fr4", "--bid", "\ud7fc\x1b[2J"])
+    assert code == 2
+    assert err == "atout: --bid \\ud7fc\\x1b[2J: not a fr4 bid (prise, garde, garde_sans, " \
+                  "garde_contre)\n"

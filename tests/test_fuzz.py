@@ -293,7 +293,7 @@ def test_request_options_at_their_extremes(service, client, time_limit, node_lim
     """The HTTP API's options: 200, or 422 naming the option; gRPC's raw request fields:
     OK, or INVALID_ARGUMENT naming the field."""
     position = BASES[3]
-    if start is None or type(start) is int and 0 <= start < len(position["played"]):
+    if start is None or (type(start) in (int, float) and 0 <= start < len(position["played"])):
         # a whole deal's analysis takes minutes: start at the last card (or past the end)
         start = len(position["played"]) - 1
     body = {"position": position, "time_limit": time_limit, "node_limit": node_limit,
