@@ -201,7 +201,7 @@ def test_mutated_positions_through_every_interface(service, client, obj, encodin
                         ("/api/solve", {"node_limit": 2000}),
                         ("/api/analyze", {"time_limit": 0.1})):
         if path == "/api/analyze" and verdict == ACCEPTED:
-            extra["start"] = max(0, len(obj["played"]) - len(obj["hands"]))
+            extra["start"] = max(0, len(obj.get("played") or []) - len(obj["hands"]))
         r = post(service, path, json.dumps({"position": obj, **extra}).encode())
         assert r.status_code in (200, 422), (path, r.status_code, r.text)
         if r.status_code == 422:
