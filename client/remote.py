@@ -90,15 +90,41 @@ def _checked(position, prefix: str = ""):
     return convert.position_message(pos.to_json()), pos
 
 
-class Client:
-    """A connection to an ``atout serve`` at ``target`` ("host:port")."""
+def _read(path: str, what: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise ValueError(f"cannot read {what} {path}: {e.strerror}") from None
 
-    def __init__(self, target: str):
+
+class Client:
+    """A connection to an ``atout serve`` at ``target`` ("host:port").
+
+    ``tls_ca``: a PEM file of the CA that signed the server's certificate (``tls=True``: the
+    system's CAs) — the channel is then TLS; ``client_cert``/``client_key``: this client's
+    PEM certificate and key, for a server that requires them (mutual TLS); ``token``: sent
+    as ``authorization: Bearer <token>`` with every call."""
+
+    def __init__(self, target: str, *, tls_ca: str | None = None, tls: bool = False,
+                 client_cert: str | None = None, client_key: str | None = None,
+                 token: str | None = None):
         self.target = target
-        self.channel = grpc.insecure_channel(target, options=[
+        channel_options = [
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-        ])
+        ]
+        if (client_cert is None) != (client_key is None):
+            raise ValueError("client_cert and client_key go together")
+        if tls or tls_ca is not None or client_cert is not None:
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=_read(tls_ca, "CA file") if tls_ca else None,
+                private_key=_read(client_key, "client key") if client_key else None,
+                certificate_chain=_read(client_cert, "client certificate") if client_cert else None)
+            self.channel = grpc.secure_channel(target, credentials, options=channel_options)
+        else:
+            self.channel = grpc.insecure_channel(target, options=channel_options)
+        self.metadata = (("authorization", f"Bearer {token}"),) if token else None
         self.stub = pb_grpc.SolverStub(self.channel)
 
     def solve(self, position, *, all_cards: bool = False, time_limit: float | None = None,
@@ -108,7 +134,7 @@ class Client:
             all_cards, "all_cards"))
         _limits(request, time_limit, node_limit)
         try:
-            reply = self.stub.Solve(request, timeout=timeout)
+            reply = self.stub.Solve(request, timeout=timeout, metadata=self.metadata)
         except grpc.RpcError as e:
             raise _error(e) from None
         return convert.solve_result(reply)
@@ -121,7 +147,7 @@ class Client:
         request = pb.AnalyzeRequest(position=message, start=options.start(start, len(pos.played)))
         _limits(request, time_limit, None)
         try:
-            reply = self.stub.Analyze(request, timeout=timeout)
+            reply = self.stub.Analyze(request, timeout=timeout, metadata=self.metadata)
         except grpc.RpcError as e:
             raise _error(e) from None
         report = convert.analysis_object(reply)
@@ -143,7 +169,7 @@ class Client:
         for i, p in enumerate(positions):
             request.positions.append(_checked(p, f"positions[{i}].")[0])
         _limits(request, time_limit, node_limit)
-        stream = self.stub.SolveBatch(request, timeout=timeout)
+        stream = self.stub.SolveBatch(request, timeout=timeout, metadata=self.metadata)
         try:
             for reply in stream:
                 yield reply.index, convert.solve_result(reply.result)

@@ -12,6 +12,7 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
     POST /api/table     {"position": {...}}             -> what the viewer draws (view.table)
     GET  /api/deals     the deals `atout view FILE` was given, and the examples
+    GET  /api/health    {"status": "serving"} (503 while draining); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
 
 Every search has a time limit (``time_limit``, default 10 s, at most ``max_time_limit``).
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import mimetypes
@@ -48,6 +50,7 @@ from atout.printable import printable, shown
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 
+from .limits import HTTP_MAX_TIME_LIMIT, Busy, Limits, PeerCalls
 from .pool import SearchPool, WorkerDied
 from .view import table
 
@@ -56,7 +59,7 @@ log = logging.getLogger("atout.server")
 #: a position is a few kB; anything near this is not one
 MAX_BODY_BYTES = 256 << 10
 DEFAULT_TIME_LIMIT = 10.0
-MAX_TIME_LIMIT = 120.0
+MAX_TIME_LIMIT = HTTP_MAX_TIME_LIMIT
 MAX_SLOT_LENGTH = 100
 STATIC_PACKAGE = "atout.server"
 STATIC_FOLDER = "static"
@@ -85,6 +88,14 @@ class HttpError(Exception):
 
 def _invalid(field: str, reason: str) -> HttpError:
     return HttpError(422, "invalid", field, reason)
+
+
+def _unauthenticated() -> HttpError:
+    return HttpError(401, "unauthenticated", "Authorization",
+                     "a bearer token is required (Authorization: Bearer <token>)")
+
+
+_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="atout"'}
 
 
 # -- the package's own files ----------------------------------------------------------------
@@ -215,13 +226,17 @@ class HttpApi:
 
     def __init__(self, pool: SearchPool | None, *, tt_mb: int | None = None,
                  deals: list[dict] | None = None, workers: int = 1,
-                 max_time_limit: float = MAX_TIME_LIMIT):
+                 limits: Limits | None = None, peers: PeerCalls | None = None,
+                 token: bytes | None = None):
         self.pool = pool
         self.own_pool = pool is None
         self.workers = workers
         self.tt_mb = tt_mb
         self.deals = deals or []
-        self.max_time_limit = max_time_limit
+        self.limits = limits or Limits()
+        self.max_time_limit = self.limits.max_time_limit or MAX_TIME_LIMIT
+        self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
+        self.token = token
         self.static = _static_files()
         self.slots: dict[str, asyncio.Task] = {}
         self.running: set[asyncio.Task] = set()
@@ -230,6 +245,7 @@ class HttpApi:
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
             Route("/api/deals", self.list_deals, methods=["GET"]),
+            Route("/api/health", self.health, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
             Route("/api/analyze", self.analyze, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
@@ -265,8 +281,24 @@ class HttpApi:
         # only names of the package's own files: nothing else is ever looked up on disk
         return self._file(request.path_params["name"])
 
+    async def health(self, request: Request) -> Response:
+        """Open, like gRPC's health service: serving, or 503 while draining."""
+        if self.draining:
+            return Json({"status": "not_serving"}, 503)
+        return Json({"status": "serving"})
+
     async def list_deals(self, request: Request) -> Response:
+        if not self._token_ok(request):
+            return Json(_unauthenticated().body, 401, headers=_CHALLENGE)
         return Json({"deals": self.deals})
+
+    def _token_ok(self, request: Request) -> bool:
+        """No token set, or the request's ``Authorization: Bearer <token>`` (compared in
+        constant time)."""
+        if self.token is None:
+            return True
+        sent = request.headers.get("authorization", "").encode("latin-1", "replace")
+        return hmac.compare_digest(sent, b"Bearer " + self.token)
 
     # -- endpoints ------------------------------------------------------------------------
 
@@ -276,11 +308,19 @@ class HttpApi:
         try:
             if self.draining:
                 raise HttpError(503, "unavailable", None, "the server is shutting down")
+            if not self._token_ok(request):
+                raise _unauthenticated()
             obj = await _read_json(request)
-            return Json(await work(request, obj), headers={"Cache-Control": "no-store"})
+            with self.peers.call(request.client.host if request.client else "-"):
+                answer = await work(request, obj)
+            return Json(answer, headers={"Cache-Control": "no-store"})
+        except Busy as e:
+            status = 429
+            return Json({"error": "busy", "reason": e.reason}, 429, headers={"Retry-After": "1"})
         except HttpError as e:
             status = e.status
-            return Json(e.body, e.status)
+            headers = _CHALLENGE if e.status == 401 else None
+            return Json(e.body, e.status, headers=headers)
         except asyncio.CancelledError:
             status = 499
             raise
@@ -366,6 +406,7 @@ class HttpApi:
                       options: dict) -> tuple:
         """The worker's answer; the search is stopped if the client goes away or a newer
         request takes its ``slot``."""
+        options = {**options, "tt_mb": self.limits.tt_mb(options.get("tt_mb"), obj)}
         search = asyncio.ensure_future(self.pool.run(kind, obj, options))
         self.running.add(search)
         if slot is not None:
@@ -419,7 +460,7 @@ class HttpServer:
     """uvicorn serving an :class:`HttpApi` as a task of the running loop (no signal
     handlers of its own: the caller's loop handles SIGTERM/SIGINT)."""
 
-    def __init__(self, api: HttpApi, host: str, port: int):
+    def __init__(self, api: HttpApi, host: str, port: int, tls=None):
         import uvicorn
 
         self.api = api
@@ -428,9 +469,10 @@ class HttpServer:
         self.port = self.socket.getsockname()[1]
         shown = f"[{host.strip('[]')}]" if ":" in host else host
         self.address = f"{shown}:{self.port}"
-        self.url = f"http://{self.address}/"
+        self.url = f"{'https' if tls else 'http'}://{self.address}/"
         config = uvicorn.Config(api.app, lifespan="off", log_config=None, access_log=False,
-                                timeout_graceful_shutdown=2)
+                                timeout_graceful_shutdown=2,
+                                **(tls.uvicorn_options() if tls else {}))
         self.server = uvicorn.Server(config)
         self.task: asyncio.Task | None = None
 
