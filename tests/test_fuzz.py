@@ -333,3 +333,56 @@ def test_request_options_at_their_extremes(service, client, time_limit, node_lim
             assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, (method, e.code(), e.details())
             from atout.client.remote import _error
             assert _error(e).field in ("time_limit", "node_limit", "start"), e.details()
+
+
+METHODS = [("/atout.v1.Solver/Solve", False), ("/atout.v1.Solver/Analyze", False),
+           ("/atout.v1.Solver/SolveBatch", True), ("/grpc.health.v1.Health/Check", False)]
+
+
+@st.composite
+def request_bytes(draw):
+    """A valid request's bytes, then flipped, cut, spliced or replaced."""
+    position = convert.position_message(draw(st.sampled_from(BASES[:-1])))
+    kind = draw(st.sampled_from(["solve", "analyze", "batch"]))
+    if kind == "solve":
+        data = pb.SolveRequest(position=position, node_limit=5000).SerializeToString()
+    elif kind == "analyze":
+        data = pb.AnalyzeRequest(position=position, time_limit=0.2,
+                                 start=max(0, len(position.played) - 2)).SerializeToString()
+    else:
+        data = pb.SolveBatchRequest(positions=[position] * 2, node_limit=5000).SerializeToString()
+    data = bytearray(data)
+    for _ in range(draw(st.integers(0, 4))):
+        what = draw(st.sampled_from(["flip", "cut", "insert", "replace"]))
+        at = draw(st.integers(0, max(0, len(data) - 1)))
+        if what == "flip" and data:
+            data[at] ^= 1 << draw(st.integers(0, 7))
+        elif what == "cut":
+            del data[at:at + draw(st.integers(1, 40))]
+        elif what == "insert":
+            data[at:at] = draw(st.binary(min_size=1, max_size=8))
+        else:
+            data = bytearray(draw(st.binary(max_size=64)))
+    return bytes(data)
+
+
+@examples(30)
+@given(data=request_bytes(), method=st.sampled_from(METHODS))
+def test_any_bytes_on_every_method(service, data, method):
+    """Whatever bytes arrive as a request: an answer (OK, INVALID_ARGUMENT naming a field,
+    NOT_FOUND for a health check of no such service, DEADLINE_EXCEEDED for bytes that make a
+    long search, e.g. a whole deal), never UNKNOWN or INTERNAL."""
+    path, streaming = method
+    with grpc.insecure_channel(service.address) as channel:
+        make = channel.unary_stream if streaming else channel.unary_unary
+        call = make(path, request_serializer=lambda b: b, response_deserializer=lambda b: b)
+        try:
+            reply = call(data, timeout=3)
+            if streaming:
+                list(reply)
+        except grpc.RpcError as e:
+            assert e.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND,
+                                grpc.StatusCode.DEADLINE_EXCEEDED), (path, e.code(), e.details())
+            if e.code() == grpc.StatusCode.INVALID_ARGUMENT:
+                from atout.client.remote import _error
+                assert _error(e).field, e.details()
