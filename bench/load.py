@@ -28,7 +28,6 @@ import copy
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys

@@ -21,7 +21,10 @@ with the same ``slot`` arrives (the older one is answered 409): the pool tells t
 to stop, as for a cancelled gRPC call.  Bad input is 400 (not JSON, not an object) or
 422 (``{"error": "invalid", "field", "reason"}``, the field named as gRPC names it),
 a body over :data:`MAX_BODY_BYTES` is 413, one not sent as application/json 415;
-nothing ever answers a traceback.
+nothing ever answers a traceback.  With a token (``atout serve --token-file``) every API
+request but ``/api/health`` needs ``Authorization: Bearer <token>`` (401 otherwise); the
+operator's limits (:mod:`.limits`) apply as over gRPC, a request past a limit on room
+answered 429 at once.
 """
 
 from __future__ import annotations
