@@ -53,6 +53,17 @@ def cli_verdict(line: bytes) -> tuple[str, str] | str:
     return (result["field"], result["reason"]) if result["status"] == "error" else ACCEPTED
 
 
+def http_verdict(response) -> tuple[str, str] | str:
+    """(field, reason) of an HTTP API answer, or ACCEPTED: a refused position is 422, or
+    for /api/validate 200 with ``"ok": false``."""
+    assert response.status_code in (200, 422), (response.status_code, response.text)
+    body = response.json()
+    if response.status_code == 200 and body.get("ok") is not False:
+        return ACCEPTED
+    assert body["field"] and body["reason"], body
+    return body["field"], body["reason"]
+
+
 def client_verdict(client: Client, obj) -> tuple[str, str] | str:
     """(field, reason) of the Python gRPC client (its own check or the server's), or ACCEPTED."""
     try:
