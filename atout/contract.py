@@ -13,6 +13,7 @@ from typing import Any
 from .cards import (CAVALIER, EXCUSE, JACK, KING, PETIT, QUEEN, T21, Card, card, is_trump,
                     rank, suit_card)
 from .errors import PositionError
+from .printable import shown
 from .games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER,
                     OUTSIDE, Rules, rules_for)
 
@@ -86,10 +87,11 @@ def _bool(value: Any, fld: str) -> bool:
 
 
 def _check_keys(obj: dict, allowed: set, prefix: str) -> None:
-    for key in obj:
+    # in sorted order: over gRPC the contract is a protobuf map, which keeps no order, and
+    # the first unknown key named must be the same on every interface
+    for key in sorted(obj, key=str):
         if key not in allowed:
-            shown = key if len(key) <= 30 else key[:30] + "…"
-            raise PositionError(f"{prefix}.{shown}", f"unknown field (expected one of: {', '.join(sorted(allowed))})")
+            raise PositionError(f"{prefix}.{shown(key)}", f"unknown field (expected one of: {', '.join(sorted(allowed))})")
 
 
 def _need(obj: dict, key: str, prefix: str) -> Any:
@@ -194,8 +196,8 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
             needed = POIGNEE_TRUMPS[game][POIGNEE_LEVELS.index(level)]
             trumps = sum(1 for c in hands[seat] if is_trump(c))
             # The Excuse may stand in for one missing trump.
-            shown = trumps + (1 if EXCUSE in hands[seat] else 0)
-            if shown < needed:
+            counted = trumps + (1 if EXCUSE in hands[seat] else 0)
+            if counted < needed:
                 raise PositionError(f"{fld}.level", f"a {level} poignée needs {needed} trumps; "
                                                     f"seat {seat} has {trumps}"
                                                     f"{' and the Excuse' if EXCUSE in hands[seat] else ''}")
@@ -287,8 +289,8 @@ def _at4(obj: dict, hands: list[list[Card]], first: int) -> Contract:
     if not isinstance(side, dict):
         raise PositionError("contract.side_cards", "must be an object {\"<seat>\": [cards]}")
     side_by_seat: dict[int, list[Card]] = {}
-    for key, cards in side.items():
-        fld = f"contract.side_cards.{key if len(key) <= 10 else key[:10] + '…'}"
+    for key, cards in sorted(side.items(), key=lambda kv: str(kv[0])):  # as _check_keys
+        fld = f"contract.side_cards.{shown(key, 10)}"
         if key not in ("0", "1", "2", "3"):
             raise PositionError(fld, "keys are seats \"0\"..\"3\"")
         side_by_seat[int(key)] = _cards(cards, fld, rules)

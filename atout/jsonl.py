@@ -9,11 +9,13 @@ refused it.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterator
 
 from atout.errors import PositionError
-from atout.position import Position, parse_position
+from atout.position import Position, check_id, parse_position
+from atout.printable import printable
 
 #: a position is a few kilobytes; anything far larger is refused unread
 MAX_LINE_BYTES = 1 << 20
@@ -31,12 +33,54 @@ class Record:
 def _label(obj, line: int):
     if isinstance(obj, dict):
         ident = obj.get("id")
-        if type(ident) in (str, int) and len(str(ident)) <= 200:
-            # Messages are one line each, `<label>: <field>: <reason>`: an empty id or one
-            # with a newline or other control characters would garble or forge them.
-            text = str(ident)
-            return (text if text and text.isprintable() else f"line {line}"), ident
+        try:
+            check_id(ident)     # an id refused (too long, not Unicode) is not echoed back
+        except PositionError:
+            ident = None
+        if ident is not None:
+            # Messages are one line each, `<label>: <field>: <reason>`: an id with a newline
+            # or other control characters is escaped (atout.printable) so as not to garble
+            # or forge them; an empty one would say nothing
+            text = printable(str(ident))
+            return (text if text else f"line {line}"), ident
     return f"line {line}", None
+
+
+class _NotJson(ValueError):
+    """What strict JSON does not allow, found while decoding."""
+
+
+def _number_constant(name: str):
+    raise _NotJson(f"{name} is not a JSON number")
+
+
+def _whole_number(text: str) -> int:
+    # Python refuses to convert integers of more digits than this (a guard against slow
+    # conversions); say so, rather than let its ValueError pass for something else
+    limit = sys.get_int_max_str_digits()
+    if limit and len(text.lstrip("-")) > limit:
+        raise _NotJson(f"a number of more than {limit} digits")
+    return int(text)
+
+
+def decode_json(data: bytes | str) -> Any:
+    """One JSON value, strictly (no NaN or Infinity): the decoder of every interface that
+    reads JSON — the command line's lines and the HTTP API's bodies — so that they refuse
+    the same text for the same reason.  Raises PositionError("json", reason)."""
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            raise PositionError("json", "not UTF-8 text") from None
+    try:
+        return json.loads(data, parse_constant=_number_constant, parse_int=_whole_number)
+    except json.JSONDecodeError as e:
+        where = f"line {e.lineno} column {e.colno}" if e.lineno > 1 else f"column {e.colno}"
+        raise PositionError("json", f"not valid JSON: {e.msg} at {where}{_hint(data)}") from None
+    except _NotJson as e:
+        raise PositionError("json", f"not valid JSON: {e}") from None
+    except RecursionError:
+        raise PositionError("json", "not valid JSON: nested too deeply") from None
 
 
 def parse_line(raw: bytes, line: int) -> Record:
@@ -45,16 +89,9 @@ def parse_line(raw: bytes, line: int) -> Record:
         return Record(line, f"line {line}", error=PositionError(
             "json", f"line of {len(raw)} bytes is longer than {MAX_LINE_BYTES}"))
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return Record(line, f"line {line}", error=PositionError("json", "not UTF-8 text"))
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        return Record(line, f"line {line}", error=PositionError(
-            "json", f"not valid JSON: {e.msg} at column {e.colno}{_hint(text)}"))
-    except (ValueError, RecursionError):
-        return Record(line, f"line {line}", error=PositionError("json", "not valid JSON: nested too deeply"))
+        obj = decode_json(raw)
+    except PositionError as e:
+        return Record(line, f"line {line}", error=e)
     if isinstance(obj, list) and obj and all(isinstance(x, dict) for x in obj):
         return Record(line, f"line {line}", error=PositionError(
             "json", "a JSON array, not a position object: give one position per line "
@@ -71,6 +108,8 @@ def parse_line(raw: bytes, line: int) -> Record:
 def _hint(text: str) -> str:
     """A hint for a line that is part of a pretty-printed object or array."""
     t = text.strip()
+    if "\n" in t:
+        return ""
     if t in ("{", "}", "},", "[", "]", "],", "[{", "}]") or (t.startswith('"') and '":' in t):
         return ("; the input looks like pretty-printed JSON: JSON Lines needs each position "
                 "on one line (e.g. jq -c . FILE)")

@@ -11,18 +11,20 @@ the legal cards, played forward and back, and — when finished — its outcome:
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .cards import EXCUSE, Card, card, token, tokens
 from .contract import Contract, parse_contract
 from .errors import IllegalCardError, PositionError
 from .games import GAMES, SEATS, HAND_SIZE, EXCUSE_FRENCH, deck_of
+from .printable import lone_surrogate, shown
 from .scoring import PlayedTrick, outcome
 from .tricks import legal_cards, winning_index
 
 #: no real position comes near this; it keeps absurd input from costing time
 MAX_ID_LENGTH = 200
+#: an integer id fits in 64 bits (signed): what gRPC carries, and so every interface takes
+ID_INT_RANGE = (-(1 << 63), (1 << 63) - 1)
 
 
 class Flag(int):
@@ -178,17 +180,30 @@ class Position:
         return describe_position(self, ascii=want_ascii())
 
 
+def check_id(ident: Any) -> None:
+    """An id is a string of Unicode text of at most MAX_ID_LENGTH characters, or a 64-bit
+    integer (docs/format.md, "Text"); raises PositionError("id", ...) otherwise."""
+    low, high = ID_INT_RANGE
+    if type(ident) is int:
+        if not low <= ident <= high:
+            raise PositionError("id", "an integer id must fit in 64 bits (-2^63 to 2^63-1)")
+    elif type(ident) is not str or len(ident) > MAX_ID_LENGTH:
+        raise PositionError("id", f"must be a string of at most {MAX_ID_LENGTH} characters "
+                                  f"or an integer")
+    elif lone_surrogate(ident):
+        raise PositionError("id", "must be Unicode text (it holds a lone surrogate)")
+
+
 def parse_position(obj: Any) -> Position:
     """Validate a position object (already decoded from JSON) and replay its cards."""
     if not isinstance(obj, dict):
         raise PositionError("position", "must be a JSON object")
-    for key in obj:
+    for key in sorted(obj, key=str):    # the same first one whatever the order (contract.py)
         if key not in ("id", "game", "hands", "first", "played", "contract"):
-            shown = key if len(key) <= 30 else key[:30] + "…"
-            raise PositionError(shown, "unknown field")
+            raise PositionError(shown(key), "unknown field")
     ident = obj.get("id")
-    if ident is not None and (type(ident) not in (str, int) or len(str(ident)) > MAX_ID_LENGTH):
-        raise PositionError("id", f"must be a string or an integer of at most {MAX_ID_LENGTH} characters")
+    if ident is not None:
+        check_id(ident)
     game = obj.get("game")
     if game not in GAMES:
         raise PositionError("game", f"unknown game (expected one of: {', '.join(GAMES)})"
@@ -252,11 +267,6 @@ def parse_position(obj: Any) -> Position:
 
 def loads(line: str | bytes) -> Position:
     """Parse one JSON text into a Position; bad JSON is a PositionError too."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise PositionError("json", f"not valid JSON: {e.msg} at line {e.lineno} column "
-                                    f"{e.colno}") from None
-    except (ValueError, RecursionError):
-        raise PositionError("json", "not valid JSON: nested too deeply") from None
-    return parse_position(obj)
+    from .jsonl import decode_json  # the one strict decoder (it imports this module)
+
+    return parse_position(decode_json(line))

@@ -11,6 +11,7 @@ import sys
 
 from .cards import EXCUSE, Card, card, is_trump, suit, token
 from .games import EXCUSE_FRENCH
+from .printable import printable
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -146,12 +147,18 @@ def _num(x) -> str:
     return f"{x:g}"
 
 
+def _label(ident, ascii: bool) -> str:
+    """A position's id as the heading of its text: escaped, as every user text printed
+    (atout.printable)."""
+    return "(no id)" if ident is None else printable(str(ident), ascii)
+
+
 def describe_position(pos, ascii: bool = False) -> str:
     """The position as a player reads it: contract, hands by seat with roles, what lies
     outside the hands, the tricks so far with their winners, and the points won."""
     con = pos.contract
     role = roles(pos)
-    lines = [f"{pos.id if pos.id is not None else '(no id)'}: {contract_text(pos, ascii)}"]
+    lines = [f"{_label(pos.id, ascii)}: {contract_text(pos, ascii)}"]
     width = max(len(r) for r in role)
     lines.append("hands now:" if pos.played else "hands:")
     for s in range(pos.seats):
@@ -259,8 +266,7 @@ def outcome_text(pos, out: dict) -> list[str]:
 
 def describe_result(pos, result: dict, ascii: bool = False) -> str:
     """A solve result in words, for the position it answers."""
-    label = result.get("id") if result.get("id") is not None else "(no id)"
-    lines = [f"{label}: {contract_text(pos, ascii)}"]
+    lines = [f"{_label(result.get('id'), ascii)}: {contract_text(pos, ascii)}"]
     role = roles(pos)
     status = result.get("status")
     if status == "error":

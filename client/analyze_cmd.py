@@ -12,7 +12,7 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import TT_MB_DEFAULT, add_threads_option, whole_number
+    from .cli import add_threads_option, add_time_limit_option, add_tt_mb_option, whole_number
 
     p = sub.add_parser("analyze", help="analyse played deals card by card, double dummy")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
@@ -23,16 +23,15 @@ def add_parser(sub, positive_float, positive_int) -> None:
                        help="take the first N played cards as given; analyse from card N")
     where.add_argument("--last-tricks", type=positive_int, metavar="K",
                        help="analyse only the last K tricks of the deal")
-    p.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="stop a deal's analysis after S seconds: its last cards, as far back as the "
-                        "time went, then a line on stderr and exit status 1")
-    p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help=f"transposition table size in MB {TT_MB_DEFAULT}")
+    add_time_limit_option(p, "stop a deal's analysis after S seconds: its last cards, as far "
+                             "back as the time went, then a line on stderr and exit status 1")
+    add_tt_mb_option(p)
     add_threads_option(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    from atout import options
     from atout.errors import PositionError
     from atout.solver.analyze import AnalysisLimit, analyze
 
@@ -50,15 +49,17 @@ def run(args) -> int:
             report = None
             if error is None:
                 pos = rec.position
-                start = _start(args, pos)
-                if start > len(pos.played):
-                    error = PositionError("played", f"--start {start} is past the "
-                                                    f"{len(pos.played)} cards played")
+                try:
+                    start = options.start(_start(args, pos), len(pos.played))
+                except PositionError as e:
+                    error = e
                 else:
                     try:
                         report = searches.run(analyze, pos, start=start,
                                               time_limit=args.time_limit, tt_mb=args.tt_mb,
                                               threads=args.threads or default_threads())
+                    except MemoryError as e:  # a table this machine cannot give now
+                        error = PositionError("tt_mb", str(e) or "out of memory")
                     except AnalysisLimit as e:
                         # what was analysed before the limit or Ctrl-C: the deal's last cards
                         if e.partial.get("plays"):
@@ -109,6 +110,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     and the JSON's ``index`` number them: from 0, in the order played."""
     from atout.cards import card as card_id
     from atout.position import Position
+    from atout.printable import printable
     from atout.text import card_text, cards_text, contract_text, outcome_text, roles, value_meaning
 
     seats = pos.seats
@@ -116,7 +118,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     lines = []
     plays = report["plays"]
     start = plays[0]["index"] if plays else len(pos.played)
-    lines.append(f"{label}: {contract_text(pos, ascii)}")
+    lines.append(f"{printable(label, ascii)}: {contract_text(pos, ascii)}")
     lines.append(f"value: {value_meaning(pos)}")
     lines.append(f"double-dummy value before card {start} (trick {start // seats + 1}): "
                  f"{report['start_value']}")

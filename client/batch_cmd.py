@@ -13,14 +13,13 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import add_search_options
+    from .cli import add_search_options, add_workers_option
 
     p = sub.add_parser("batch", help="solve a puzzle set in parallel, resumably (JSON Lines in and out)")
     p.add_argument("file", metavar="IN", help="input positions (JSON Lines), or - for stdin")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="result file: appended to; puzzles already there are skipped")
-    p.add_argument("--workers", type=positive_int, metavar="N",
-                   help=f"worker processes (default: every core, here {os.cpu_count()})")
+    add_workers_option(p, f"worker processes (default: every core, here {os.cpu_count()})")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local process pool (default) or a Ray cluster (pip install 'atout[ray]')")
     p.add_argument("--address", metavar="ADDR",

@@ -24,7 +24,10 @@ import sys
 from contextlib import contextmanager
 from typing import BinaryIO, Iterator
 
+from atout import options
+from atout.errors import PositionError
 from atout.jsonl import read_records
+from atout.printable import printable
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -110,16 +113,39 @@ def _threads(text: str) -> int:
     return n
 
 
+def checked(check, number=float):
+    """An argparse type: ``number(text)`` passed through one of atout.options' checks, the
+    same check as the HTTP API's and the gRPC service's (so the same reason)."""
+    def parse(text: str):
+        try:
+            value = number(text)
+        except ValueError:
+            kind = "a whole number" if number is int else "a number"
+            raise argparse.ArgumentTypeError(f"not {kind}: {text!r}") from None
+        try:
+            return check(value)
+        except PositionError as e:
+            raise argparse.ArgumentTypeError(e.reason) from None
+    return parse
+
+
+def add_time_limit_option(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--time-limit", type=checked(options.time_limit), metavar="S", help=help)
+
+
+def add_tt_mb_option(p: argparse.ArgumentParser, help: str = "transposition table size in MB") -> None:
+    p.add_argument("--tt-mb", type=checked(options.tt_mb, int), metavar="M",
+                   help=f"{help} {TT_MB_DEFAULT}")
+
+
 def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None:
     """The options every solving command shares."""
     p.add_argument("--all", action="store_true", dest="all_cards",
                    help="also give the value of every legal card")
-    p.add_argument("--time-limit", type=_positive_float, metavar="S",
-                   help="stop each search after S seconds (status limit, with bounds)")
-    p.add_argument("--node-limit", type=_positive_int, metavar="N",
+    add_time_limit_option(p, "stop each search after S seconds (status limit, with bounds)")
+    p.add_argument("--node-limit", type=checked(options.node_limit, int), metavar="N",
                    help="stop each search after N nodes (status limit, with bounds)")
-    p.add_argument("--tt-mb", type=_positive_int, metavar="M",
-                   help=f"transposition table size in MB{table_help} {TT_MB_DEFAULT}")
+    add_tt_mb_option(p, f"transposition table size in MB{table_help}")
 
 
 def cmd_validate(args) -> int:
@@ -139,7 +165,6 @@ def cmd_score(args) -> int:
     with _open_input(args.file) as f:
         for rec in read_records(f):
             if rec.error is None and not rec.position.is_finished:
-                from atout.errors import PositionError
                 rec.error = PositionError("played", f"the deal is not finished "
                                                     f"({len(rec.position.played)} cards played)")
             if rec.error is not None:
@@ -160,8 +185,8 @@ def _positive_float(text: str) -> float:
     return v
 
 
-def whole_number(minimum: int):
-    """An argparse type: a whole number of at least ``minimum``."""
+def whole_number(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number of at least ``minimum`` (and at most ``maximum``)."""
     def parse(text: str) -> int:
         try:
             v = int(text)
@@ -169,8 +194,15 @@ def whole_number(minimum: int):
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if v < minimum:
             raise argparse.ArgumentTypeError(f"must be {minimum} or more")
+        if maximum is not None and v > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}")
         return v
     return parse
+
+
+def add_workers_option(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--workers", type=whole_number(1, options.MAX_WORKERS), metavar="N",
+                   help=f"{help} (at most {options.MAX_WORKERS})")
 
 
 _positive_int = whole_number(1)
@@ -198,13 +230,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _never_fail_to_print() -> None:
+    """What cannot be encoded on stdout/stderr (a non-ASCII id on an ASCII terminal) is
+    written as a backslash escape instead of ending the run (atout.printable escapes the
+    rest: control characters)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _never_fail_to_print()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except UsageError as e:
-        print(f"atout: {e}", file=sys.stderr)
+    except UsageError as e:   # it may quote what the user typed: escaped (atout.printable)
+        print(f"atout: {printable(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("atout: interrupted", file=sys.stderr)
@@ -219,4 +263,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m atout.client.cli`: run the imported module's main, whose UsageError is the
+    # one the commands raise (this file run as __main__ has a UsageError class of its own)
+    from atout.client.cli import main as imported_main
+    sys.exit(imported_main())

@@ -24,12 +24,23 @@ def add_parser(sub, positive_float, positive_int) -> None:
                         "at4: solorufer, trischaken, …; default: random)")
     p.add_argument("--count", type=positive_int, default=1, metavar="N",
                    help="how many deals (default 1)")
-    p.add_argument("--seed", metavar="S", help="random seed (any text; default: random)")
+    p.add_argument("--seed", metavar="S", type=_seed, help="random seed (any text; default: random)")
     p.add_argument("--tricks-left", type=whole_number(0), metavar="N",
                    help="play random legal cards until N tricks are left (default: none played)")
     p.add_argument("--partial", action="store_true",
                    help="with --tricks-left: some cards of the next trick are on the table too")
     p.set_defaults(run=run)
+
+
+def _seed(text: str) -> str:
+    # the seed goes into every id: text that is not Unicode (bytes the locale cannot
+    # decode) is refused, as in an id (docs/format.md, "Text and numbers")
+    import argparse
+
+    from atout.printable import lone_surrogate
+    if lone_surrogate(text):
+        raise argparse.ArgumentTypeError("must be text in this terminal's encoding")
+    return text
 
 
 def run(args) -> int:

@@ -9,9 +9,10 @@
 
 ``timeout`` is the call's gRPC deadline in seconds (None: no deadline).  A call the
 service refuses raises :class:`ServiceError` (``code``: the grpc.StatusCode,
-``violations``: [(field, description)]); a refused position raises its subclass
-:class:`InvalidPositionError`, which is also an :class:`atout.PositionError` naming the
-field — like the local API.
+``violations``: [(field, description)]); a position the server refuses raises its
+subclass :class:`InvalidPositionError`, which is also an :class:`atout.PositionError`
+naming the field — like the local API.  Each position is first checked here by the
+same rules (a plain :class:`atout.PositionError`, no call made).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from atout import options
 from atout.errors import PositionError
+from atout.position import Position, parse_position
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
@@ -65,34 +68,73 @@ def _error(e: grpc.RpcError) -> ServiceError:
 
 
 def _limits(request, time_limit, node_limit) -> None:
+    """The limits through atout.options' checks (PositionError naming the option)."""
     if time_limit is not None:
-        if not time_limit > 0:
-            raise ValueError("time_limit must be greater than 0")
-        request.time_limit = time_limit
+        request.time_limit = options.time_limit(time_limit)
     if node_limit is not None:
-        if int(node_limit) != node_limit or node_limit <= 0:
-            raise ValueError("node_limit must be a positive whole number")
-        request.node_limit = int(node_limit)
+        request.node_limit = options.node_limit(node_limit)
+
+
+def _checked(position, prefix: str = ""):
+    """(message, Position): the position checked here first, by the rules the server applies
+    (atout.position.parse_position), so that a refused one gets the command line's verdict,
+    field and reason — also for what a message would carry changed (a seat 1.0 becomes 1 in
+    a google.protobuf.Struct) or not at all (a lone surrogate, a contract nested past
+    protobuf's limit) — and costs no call."""
+    try:
+        pos = position if isinstance(position, Position) else parse_position(position)
+    except PositionError as e:
+        raise PositionError(prefix + e.field, e.reason) from None
+    except RecursionError:
+        raise PositionError(prefix + "position", "nested too deeply") from None
+    return convert.position_message(pos.to_json()), pos
+
+
+def _read(path: str, what: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise ValueError(f"cannot read {what} {path}: {e.strerror}") from None
 
 
 class Client:
-    """A connection to an ``atout serve`` at ``target`` ("host:port")."""
+    """A connection to an ``atout serve`` at ``target`` ("host:port").
 
-    def __init__(self, target: str):
+    ``tls_ca``: a PEM file of the CA that signed the server's certificate (``tls=True``: the
+    system's CAs) — the channel is then TLS; ``client_cert``/``client_key``: this client's
+    PEM certificate and key, for a server that requires them (mutual TLS); ``token``: sent
+    as ``authorization: Bearer <token>`` with every call."""
+
+    def __init__(self, target: str, *, tls_ca: str | None = None, tls: bool = False,
+                 client_cert: str | None = None, client_key: str | None = None,
+                 token: str | None = None):
         self.target = target
-        self.channel = grpc.insecure_channel(target, options=[
+        channel_options = [
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-        ])
+        ]
+        if (client_cert is None) != (client_key is None):
+            raise ValueError("client_cert and client_key go together")
+        if tls or tls_ca is not None or client_cert is not None:
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=_read(tls_ca, "CA file") if tls_ca else None,
+                private_key=_read(client_key, "client key") if client_key else None,
+                certificate_chain=_read(client_cert, "client certificate") if client_cert else None)
+            self.channel = grpc.secure_channel(target, credentials, options=channel_options)
+        else:
+            self.channel = grpc.insecure_channel(target, options=channel_options)
+        self.metadata = (("authorization", f"Bearer {token}"),) if token else None
         self.stub = pb_grpc.SolverStub(self.channel)
 
     def solve(self, position, *, all_cards: bool = False, time_limit: float | None = None,
               node_limit: int | None = None, timeout: float | None = None):
         """As :func:`atout.solver.solve`: a :class:`~atout.solver.SolveResult`."""
-        request = pb.SolveRequest(position=convert.position_message(position), all_cards=all_cards)
+        request = pb.SolveRequest(position=_checked(position)[0], all_cards=options.flag(
+            all_cards, "all_cards"))
         _limits(request, time_limit, node_limit)
         try:
-            reply = self.stub.Solve(request, timeout=timeout)
+            reply = self.stub.Solve(request, timeout=timeout, metadata=self.metadata)
         except grpc.RpcError as e:
             raise _error(e) from None
         return convert.solve_result(reply)
@@ -101,12 +143,11 @@ class Client:
                 timeout: float | None = None) -> dict:
         """As ``atout.analyze``: the report dict; a ``time_limit`` that runs out raises
         ``AnalysisLimit`` with the partial report, as locally."""
-        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
-            raise ValueError("start must be a whole number from 0")
-        request = pb.AnalyzeRequest(position=convert.position_message(position), start=start)
+        message, pos = _checked(position)
+        request = pb.AnalyzeRequest(position=message, start=options.start(start, len(pos.played)))
         _limits(request, time_limit, None)
         try:
-            reply = self.stub.Analyze(request, timeout=timeout)
+            reply = self.stub.Analyze(request, timeout=timeout, metadata=self.metadata)
         except grpc.RpcError as e:
             raise _error(e) from None
         report = convert.analysis_object(reply)
@@ -124,14 +165,11 @@ class Client:
 
         The whole batch is one call (``timeout`` covers all of it) and is refused
         whole if any position is bad (fields named ``positions[i].…``)."""
-        request = pb.SolveBatchRequest(all_cards=all_cards)
+        request = pb.SolveBatchRequest(all_cards=options.flag(all_cards, "all_cards"))
         for i, p in enumerate(positions):
-            try:
-                request.positions.append(convert.position_message(p))
-            except PositionError as e:
-                raise PositionError(f"positions[{i}].{e.field}", e.reason) from None
+            request.positions.append(_checked(p, f"positions[{i}].")[0])
         _limits(request, time_limit, node_limit)
-        stream = self.stub.SolveBatch(request, timeout=timeout)
+        stream = self.stub.SolveBatch(request, timeout=timeout, metadata=self.metadata)
         try:
             for reply in stream:
                 yield reply.index, convert.solve_result(reply.result)

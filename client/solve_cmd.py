@@ -17,12 +17,26 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--ascii", action="store_true", help="with --text: suits as letters, no symbols")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="solve on an `atout serve` there instead of here (the same output)")
+    remote = p.add_argument_group("with --server")
+    remote.add_argument("--tls-ca", metavar="FILE",
+                        help="connect over TLS, trusting the server certificate this PEM CA "
+                             "signed")
+    remote.add_argument("--tls-cert", metavar="FILE",
+                        help="this client's PEM certificate, for a server that requires one "
+                             "(mutual TLS; with --tls-key)")
+    remote.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert")
+    remote.add_argument("--token-file", metavar="FILE",
+                        help="send the token in FILE with every call (authorization: Bearer)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     if args.server:
         return run_remote(args)
+    from .cli import UsageError
+    for option in ("tls_ca", "tls_cert", "tls_key", "token_file"):
+        if getattr(args, option) is not None:
+            raise UsageError(f"--{option.replace('_', '-')} goes with --server")
     from atout.errors import PositionError
     from atout.solver import solve
 
@@ -111,6 +125,18 @@ def run_remote(args) -> int:
 
     if args.tt_mb is not None:
         raise UsageError("--tt-mb belongs to the server (atout serve --tt-mb), not to --server")
+    token = None
+    if args.token_file is not None:
+        from atout.server.security import SecurityError, load_token
+        try:
+            token = load_token(args.token_file).decode("ascii")
+        except SecurityError as e:
+            raise UsageError(str(e)) from None
+    try:
+        client = Client(args.server, tls_ca=args.tls_ca, client_cert=args.tls_cert,
+                        client_key=args.tls_key, token=token)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     bad = 0
 
     def solve_chunk(client, chunk) -> None:
@@ -140,7 +166,7 @@ def run_remote(args) -> int:
             except ServiceError as e:
                 raise UsageError(f"server {args.server}: {e}") from None
 
-    with Client(args.server) as client, _open_input(args.file) as f:
+    with client, _open_input(args.file) as f:
         chunk: list = []
         for rec in read_records(f):
             bad += rec.error is not None

@@ -12,7 +12,7 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import TT_MB_DEFAULT
+    from .cli import add_tt_mb_option, add_workers_option
 
     p = sub.add_parser("view", help="see deals and their double-dummy analysis in a browser")
     p.add_argument("file", nargs="?", help="positions to show (JSON Lines or JSON)")
@@ -20,10 +20,8 @@ def add_parser(sub, positive_float, positive_int) -> None:
                    help="port of the page (default 8765; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this computer only)")
-    p.add_argument("--workers", type=positive_int, metavar="N",
-                   help="search processes (default: one per core)")
-    p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help=f"transposition table size per search in MB {TT_MB_DEFAULT}")
+    add_workers_option(p, "search processes (default: one per core)")
+    add_tt_mb_option(p, "transposition table size per search in MB")
     p.add_argument("--no-open", action="store_true", help="do not open a browser")
     p.set_defaults(run=run)
 

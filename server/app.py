@@ -22,12 +22,15 @@ import sys
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
 
+from .gate import Gate
+from .limits import Limits, PeerCalls
 from .pool import SearchPool
+from .security import Tls, exposure_warnings
 from .service import SolverService
 
 log = logging.getLogger("atout.server")
@@ -75,18 +78,23 @@ class Server:
 async def start(host: str = "127.0.0.1", port: int | None = DEFAULT_PORT, *,
                 workers: int | None = None, tt_mb: int | None = None,
                 http_port: int | None = None, http_host: str | None = None,
-                deals: list[dict] | None = None) -> Server:
+                deals: list[dict] | None = None, limits: Limits | None = None,
+                tls: Tls | None = None, token: bytes | None = None) -> Server:
     """Spawn the workers, bind ``host:port`` (0: any free port; None: no gRPC) and, with
     ``http_port``, the HTTP API on ``http_host`` (default: ``host``), and start serving.
-    ``deals``: positions the viewer offers (`atout view FILE`)."""
-    pool = SearchPool(workers or os.cpu_count() or 1)
+    ``deals``: positions the viewer offers (`atout view FILE`); ``limits``: what one
+    request may ask (:class:`.limits.Limits`); ``tls``, ``token``: see :mod:`.security`."""
+    limits = limits or Limits()
+    pool = SearchPool(workers or os.cpu_count() or 1, max_queue=limits.max_queue)
     await pool.start()
+    peers = PeerCalls(limits.max_calls_per_peer)   # gRPC calls and HTTP requests together
     http = None
     if http_port is not None:
         from .http import HttpApi, HttpServer
         try:
-            http = HttpServer(HttpApi(pool, tt_mb=tt_mb, deals=deals), http_host or host,
-                              http_port)
+            api = HttpApi(pool, tt_mb=tt_mb, deals=deals, limits=limits, peers=peers,
+                          token=token)
+            http = HttpServer(api, http_host or host, http_port, tls=tls)
         except OSError as e:
             await pool.close()
             raise OSError(f"cannot listen on {http_host or host}:{http_port} "
@@ -99,15 +107,19 @@ async def start(host: str = "127.0.0.1", port: int | None = DEFAULT_PORT, *,
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ("grpc.so_reuseport", 0),
     ])
-    service = SolverService(pool, tt_mb)
-    pb_grpc.add_SolverServicer_to_server(service, server)
+    service = SolverService(pool, tt_mb, limits, peers)
+    gate = Gate(server, token)     # every handler: the token, and requests that decode
+    pb_grpc.add_SolverServicer_to_server(service, gate)
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, gate)
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(reflection.aio.ReflectionServicer(
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-         reflection.SERVICE_NAME), server)
+         reflection.SERVICE_NAME)), gate)
     try:
-        bound = server.add_insecure_port(f"{host}:{port}")
+        if tls is None:
+            bound = server.add_insecure_port(f"{host}:{port}")
+        else:
+            bound = server.add_secure_port(f"{host}:{port}", tls.grpc_credentials())
     except RuntimeError:
         bound = 0
     if bound == 0:
@@ -125,7 +137,8 @@ async def start(host: str = "127.0.0.1", port: int | None = DEFAULT_PORT, *,
 async def serve(host: str, port: int | None, *, workers: int | None = None,
                 tt_mb: int | None = None, grace: float = DEFAULT_GRACE,
                 http_port: int | None = None, deals: list[dict] | None = None,
-                on_started=None) -> None:
+                on_started=None, limits: Limits | None = None, tls: Tls | None = None,
+                token: bytes | None = None) -> None:
     """Serve until SIGTERM or SIGINT, then drain and return.  ``on_started(server)`` is
     called once everything listens."""
     stop = asyncio.Event()
@@ -133,10 +146,14 @@ async def serve(host: str, port: int | None, *, workers: int | None = None,
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     server = await start(host, port, workers=workers, tt_mb=tt_mb, http_port=http_port,
-                         deals=deals)
+                         deals=deals, limits=limits, tls=tls, token=token)
+    for warning in exposure_warnings([host], tls, token):
+        log.warning("warning: %s", warning)
     if server.address is not None:
-        log.info("listening on %s (%d search processes %s, tt %s MB each)", server.address,
-                 server.pool.size, " ".join(map(str, server.pool.pids())), tt_mb or "default")
+        log.info("listening on %s (%d search processes %s, tt %s MB each%s%s)", server.address,
+                 server.pool.size, " ".join(map(str, server.pool.pids())), tt_mb or "default",
+                 ", TLS" + (" with client certificates" if tls.client_ca else "") if tls else "",
+                 ", token required" if token else "")
     if server.http is not None:
         log.info("HTTP API and viewer on %s", server.http.url)
     if on_started is not None:
@@ -149,12 +166,14 @@ async def serve(host: str, port: int | None, *, workers: int | None = None,
 
 def run(host: str, port: int | None, workers: int | None, tt_mb: int | None, grace: float,
         http_port: int | None = None, deals: list[dict] | None = None, on_started=None,
-        log_level: int = logging.INFO, prog: str = "atout serve") -> int:
+        log_level: int = logging.INFO, prog: str = "atout serve", limits: Limits | None = None,
+        tls: Tls | None = None, token: bytes | None = None) -> int:
     logging.basicConfig(level=log_level, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(message)s")
     try:
         asyncio.run(serve(host, port, workers=workers, tt_mb=tt_mb, grace=grace,
-                          http_port=http_port, deals=deals, on_started=on_started))
+                          http_port=http_port, deals=deals, on_started=on_started,
+                          limits=limits, tls=tls, token=token))
     except OSError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 2

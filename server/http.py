@@ -12,6 +12,7 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
     POST /api/table     {"position": {...}}             -> what the viewer draws (view.table)
     GET  /api/deals     the deals `atout view FILE` was given, and the examples
+    GET  /api/health    {"status": "serving"} (503 while draining); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
 
 Every search has a time limit (``time_limit``, default 10 s, at most ``max_time_limit``).
@@ -20,16 +21,19 @@ with the same ``slot`` arrives (the older one is answered 409): the pool tells t
 to stop, as for a cancelled gRPC call.  Bad input is 400 (not JSON, not an object) or
 422 (``{"error": "invalid", "field", "reason"}``, the field named as gRPC names it),
 a body over :data:`MAX_BODY_BYTES` is 413, one not sent as application/json 415;
-nothing ever answers a traceback.
+nothing ever answers a traceback.  With a token (``atout serve --token-file``) every API
+request but ``/api/health`` needs ``Authorization: Bearer <token>`` (401 otherwise); the
+operator's limits (:mod:`.limits`) apply as over gRPC, a request past a limit on room
+answered 429 at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
-import math
 import mimetypes
 import socket
 import time
@@ -41,11 +45,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from atout import options
 from atout.errors import PositionError
+from atout.jsonl import decode_json
 from atout.position import parse_position
+from atout.printable import printable, shown
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 
+from .limits import HTTP_MAX_TIME_LIMIT, Busy, Limits, PeerCalls
 from .pool import SearchPool, WorkerDied
 from .view import table
 
@@ -54,10 +62,19 @@ log = logging.getLogger("atout.server")
 #: a position is a few kB; anything near this is not one
 MAX_BODY_BYTES = 256 << 10
 DEFAULT_TIME_LIMIT = 10.0
-MAX_TIME_LIMIT = 120.0
+MAX_TIME_LIMIT = HTTP_MAX_TIME_LIMIT
 MAX_SLOT_LENGTH = 100
 STATIC_PACKAGE = "atout.server"
 STATIC_FOLDER = "static"
+
+
+class Json(JSONResponse):
+    """A JSON answer in plain ASCII (every other character escaped): whatever text a request
+    carried — a lone surrogate included — can be sent back in it."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False,
+                          separators=(",", ":")).encode("ascii")
 
 
 class HttpError(Exception):
@@ -74,6 +91,14 @@ class HttpError(Exception):
 
 def _invalid(field: str, reason: str) -> HttpError:
     return HttpError(422, "invalid", field, reason)
+
+
+def _unauthenticated() -> HttpError:
+    return HttpError(401, "unauthenticated", "Authorization",
+                     "a bearer token is required (Authorization: Bearer <token>)")
+
+
+_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="atout"'}
 
 
 # -- the package's own files ----------------------------------------------------------------
@@ -121,9 +146,9 @@ async def _read_json(request: Request) -> dict:
             raise HttpError(413, "too_large", "body",
                             f"a request body may hold at most {MAX_BODY_BYTES} bytes")
     try:
-        obj = json.loads(body)
-    except (ValueError, RecursionError) as e:
-        raise HttpError(400, "bad_json", "body", f"not valid JSON ({str(e)[:80]})") from None
+        obj = decode_json(body)
+    except PositionError as e:  # the command line's decoder: the same reasons
+        raise HttpError(400, "bad_json", "body", e.reason) from None
     if not isinstance(obj, dict):
         raise HttpError(400, "bad_request", "body", "must be a JSON object")
     return obj
@@ -132,7 +157,7 @@ async def _read_json(request: Request) -> dict:
 def _check_keys(obj: dict, allowed: tuple[str, ...]) -> None:
     for key in obj:
         if key not in allowed:
-            raise _invalid(str(key)[:30], f"unknown field (expected: {', '.join(allowed)})")
+            raise _invalid(shown(key), f"unknown field (expected: {', '.join(allowed)})")
 
 
 def _position(obj: dict):
@@ -148,23 +173,15 @@ def _position(obj: dict):
         raise _invalid("contract", "nested too deeply") from None
 
 
-def _number(obj: dict, key: str, default, low, high, whole=False):
-    if key not in obj or obj[key] is None:
+def _option(obj: dict, key: str, default, check, *args):
+    """A request option through its atout.options check; absent or null: the default
+    (null means "not given" for every field, as in a position)."""
+    if obj.get(key) is None:
         return default
-    v = obj[key]
-    ok = (not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v)
-          and (not whole or int(v) == v) and low <= v <= high)
-    if not ok:
-        kind = "a whole number" if whole else "a number"
-        raise _invalid(key, f"must be {kind} from {low:g} to {high:g}")
-    return int(v) if whole else float(v)
-
-
-def _flag(obj: dict, key: str, default: bool) -> bool:
-    v = obj.get(key, default)
-    if not isinstance(v, bool):
-        raise _invalid(key, "must be true or false")
-    return v
+    try:
+        return check(obj[key], *args, key)
+    except PositionError as e:
+        raise _invalid(e.field, e.reason) from None
 
 
 def _slot(obj: dict) -> str | None:
@@ -184,6 +201,27 @@ async def _disconnected(request: Request) -> None:
             return
 
 
+async def _internal(request: Request, error: Exception) -> Response:
+    """Starlette's answer to an error no route caught: JSON, as every other answer."""
+    return Json({"error": "internal", "reason": type(error).__name__}, 500)
+
+
+class _OneLine:
+    """The outermost ASGI layer: an error that escaped everything else (Starlette has
+    answered it with :func:`_internal` and re-raised it) is logged in one line instead of
+    uvicorn's "Exception in ASGI application" traceback."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await self.app(scope, receive, send)
+        except Exception as e:
+            log.error("HTTP %s failed: %s: %s", printable(str(scope.get("path", ""))),
+                      type(e).__name__, printable(str(e)[:200]))
+
+
 # -- the API --------------------------------------------------------------------------------
 
 class HttpApi:
@@ -191,26 +229,32 @@ class HttpApi:
 
     def __init__(self, pool: SearchPool | None, *, tt_mb: int | None = None,
                  deals: list[dict] | None = None, workers: int = 1,
-                 max_time_limit: float = MAX_TIME_LIMIT):
+                 limits: Limits | None = None, peers: PeerCalls | None = None,
+                 token: bytes | None = None):
         self.pool = pool
         self.own_pool = pool is None
         self.workers = workers
         self.tt_mb = tt_mb
         self.deals = deals or []
-        self.max_time_limit = max_time_limit
+        self.limits = limits or Limits()
+        self.max_time_limit = self.limits.max_time_limit or MAX_TIME_LIMIT
+        self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
+        self.token = token
         self.static = _static_files()
         self.slots: dict[str, asyncio.Task] = {}
         self.running: set[asyncio.Task] = set()
         self.draining = False
-        self.app = Starlette(routes=[
+        self.app = _OneLine(Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
             Route("/api/deals", self.list_deals, methods=["GET"]),
+            Route("/api/health", self.health, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
             Route("/api/analyze", self.analyze, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
-        ], lifespan=self._lifespan if self.own_pool else None)
+        ], lifespan=self._lifespan if self.own_pool else None,
+            exception_handlers={Exception: _internal}))
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app):
@@ -228,7 +272,7 @@ class HttpApi:
     def _file(self, name: str) -> Response:
         found = self.static.get(name)
         if found is None:
-            return JSONResponse({"error": "not_found", "reason": "no such file"}, 404)
+            return Json({"error": "not_found", "reason": "no such file"}, 404)
         data, kind = found
         return Response(data, headers={"Content-Type": kind, "Cache-Control": "no-cache",
                                        **SECURITY_HEADERS})
@@ -240,8 +284,24 @@ class HttpApi:
         # only names of the package's own files: nothing else is ever looked up on disk
         return self._file(request.path_params["name"])
 
+    async def health(self, request: Request) -> Response:
+        """Open, like gRPC's health service: serving, or 503 while draining."""
+        if self.draining:
+            return Json({"status": "not_serving"}, 503)
+        return Json({"status": "serving"})
+
     async def list_deals(self, request: Request) -> Response:
-        return JSONResponse({"deals": self.deals})
+        if not self._token_ok(request):
+            return Json(_unauthenticated().body, 401, headers=_CHALLENGE)
+        return Json({"deals": self.deals})
+
+    def _token_ok(self, request: Request) -> bool:
+        """No token set, or the request's ``Authorization: Bearer <token>`` (compared in
+        constant time)."""
+        if self.token is None:
+            return True
+        sent = request.headers.get("authorization", "").encode("latin-1", "replace")
+        return hmac.compare_digest(sent, b"Bearer " + self.token)
 
     # -- endpoints ------------------------------------------------------------------------
 
@@ -251,20 +311,29 @@ class HttpApi:
         try:
             if self.draining:
                 raise HttpError(503, "unavailable", None, "the server is shutting down")
+            if not self._token_ok(request):
+                raise _unauthenticated()
             obj = await _read_json(request)
-            return JSONResponse(await work(request, obj), headers={"Cache-Control": "no-store"})
+            with self.peers.call(request.client.host if request.client else "-"):
+                answer = await work(request, obj)
+            return Json(answer, headers={"Cache-Control": "no-store"})
+        except Busy as e:
+            status = 429
+            return Json({"error": "busy", "reason": e.reason}, 429, headers={"Retry-After": "1"})
         except HttpError as e:
             status = e.status
-            return JSONResponse(e.body, e.status)
+            headers = _CHALLENGE if e.status == 401 else None
+            return Json(e.body, e.status, headers=headers)
         except asyncio.CancelledError:
             status = 499
             raise
         except Exception as e:  # a bug: said in one line, never a traceback to the client
             status = 500
-            log.exception("%s failed", request.url.path)
-            return JSONResponse({"error": "internal", "reason": f"{type(e).__name__}: {e}"}, 500)
+            log.exception("%s failed", printable(request.url.path))
+            return Json({"error": "internal", "reason": f"{type(e).__name__}: {e}"}, 500)
         finally:
-            log.info("HTTP %s %.3fs %d", request.url.path, time.perf_counter() - started, status)
+            log.info("HTTP %s %.3fs %d", printable(request.url.path),
+                     time.perf_counter() - started, status)
 
     async def validate(self, request: Request) -> Response:
         async def work(request, obj):
@@ -293,11 +362,11 @@ class HttpApi:
             _check_keys(obj, ("position", "all", "time_limit", "node_limit", "slot"))
             raw, _ = _position(obj)
             time_limit = self._time_limit(obj)
-            all_cards = _flag(obj, "all", True)
-            node_limit = _number(obj, "node_limit", None, 1, 1 << 62, whole=True)
-            options = {"all_cards": all_cards, "time_limit": time_limit,
-                       "node_limit": node_limit, "tt_mb": self.tt_mb}
-            answer = await self._search(request, _slot(obj), "solve", raw, options)
+            all_cards = _option(obj, "all", True, options.flag)
+            node_limit = _option(obj, "node_limit", None, options.node_limit)
+            settings = {"all_cards": all_cards, "time_limit": time_limit,
+                        "node_limit": node_limit, "tt_mb": self.tt_mb}
+            answer = await self._search(request, _slot(obj), "solve", raw, settings)
             _, _, status, nodes, data = answer
             result = convert.solve_result(pb.SolveResult.FromString(data)).to_json()
             if status == "limit":
@@ -312,9 +381,9 @@ class HttpApi:
             _check_keys(obj, ("position", "start", "time_limit", "slot"))
             raw, pos = _position(obj)
             time_limit = self._time_limit(obj)
-            start = _number(obj, "start", 0, 0, len(pos.played), whole=True)
-            options = {"start": start, "time_limit": time_limit, "tt_mb": self.tt_mb}
-            answer = await self._search(request, _slot(obj), "analyze", raw, options)
+            start = _option(obj, "start", 0, options.start, len(pos.played))
+            settings = {"start": start, "time_limit": time_limit, "tt_mb": self.tt_mb}
+            answer = await self._search(request, _slot(obj), "analyze", raw, settings)
             _, _, status, _, data = answer
             report = convert.analysis_object(pb.Analysis.FromString(data))
             report["status"] = status
@@ -329,15 +398,10 @@ class HttpApi:
         return await self._answer(request, work)
 
     def _time_limit(self, obj: dict) -> float:
-        """Every search has one: the request's, or the default."""
-        v = obj.get("time_limit")
-        if v is None:
-            return DEFAULT_TIME_LIMIT
-        if (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
-                or not 0 < v <= self.max_time_limit):
-            raise _invalid("time_limit", f"must be a number of seconds, more than 0 and at "
-                                         f"most {self.max_time_limit:g}")
-        return float(v)
+        """Every search has one: the request's (at most the server's maximum: more is
+        lowered to it), or the default."""
+        asked = _option(obj, "time_limit", DEFAULT_TIME_LIMIT, options.time_limit)
+        return min(asked, self.max_time_limit)
 
     # -- one search on the pool -----------------------------------------------------------
 
@@ -345,6 +409,7 @@ class HttpApi:
                       options: dict) -> tuple:
         """The worker's answer; the search is stopped if the client goes away or a newer
         request takes its ``slot``."""
+        options = {**options, "tt_mb": self.limits.tt_mb(options.get("tt_mb"), obj)}
         search = asyncio.ensure_future(self.pool.run(kind, obj, options))
         self.running.add(search)
         if slot is not None:
@@ -398,7 +463,7 @@ class HttpServer:
     """uvicorn serving an :class:`HttpApi` as a task of the running loop (no signal
     handlers of its own: the caller's loop handles SIGTERM/SIGINT)."""
 
-    def __init__(self, api: HttpApi, host: str, port: int):
+    def __init__(self, api: HttpApi, host: str, port: int, tls=None):
         import uvicorn
 
         self.api = api
@@ -407,9 +472,10 @@ class HttpServer:
         self.port = self.socket.getsockname()[1]
         shown = f"[{host.strip('[]')}]" if ":" in host else host
         self.address = f"{shown}:{self.port}"
-        self.url = f"http://{self.address}/"
+        self.url = f"{'https' if tls else 'http'}://{self.address}/"
         config = uvicorn.Config(api.app, lifespan="off", log_config=None, access_log=False,
-                                timeout_graceful_shutdown=2)
+                                timeout_graceful_shutdown=2,
+                                **(tls.uvicorn_options() if tls else {}))
         self.server = uvicorn.Server(config)
         self.task: asyncio.Task | None = None
 

@@ -15,6 +15,7 @@ import logging
 import multiprocessing
 
 from . import worker as worker_main
+from .limits import Busy
 
 log = logging.getLogger("atout.server")
 
@@ -97,11 +98,14 @@ class _Worker:
 
 
 class SearchPool:
-    """``workers`` spawned search processes."""
+    """``workers`` spawned search processes; at most ``max_queue`` searches waiting for one
+    (None: no bound), a search past that refused at once (:class:`~.limits.Busy`)."""
 
-    def __init__(self, workers: int, stop_grace: float = 1.0):
+    def __init__(self, workers: int, stop_grace: float = 1.0, max_queue: int | None = None):
         self.size = workers
         self.stop_grace = stop_grace
+        self.max_queue = max_queue
+        self.waiting = 0
         self._ctx = multiprocessing.get_context("spawn")
         self._jobs = itertools.count()
         self._numbers = itertools.count()
@@ -130,9 +134,17 @@ class SearchPool:
 
     async def run(self, kind: str, obj: dict, options: dict) -> tuple:
         """Run one job on a free worker; its answer tuple (see :mod:`.worker`)."""
-        worker = await self._idle.get()
-        while not worker.alive:  # died while idle: its replacement is on the way
+        if (self.max_queue is not None and self._idle.empty()
+                and self.waiting >= self.max_queue):
+            raise Busy(f"{self.waiting} searches are waiting for a search process, the most "
+                       f"this server queues (--max-queue)")
+        self.waiting += 1
+        try:
             worker = await self._idle.get()
+            while not worker.alive:  # died while idle: its replacement is on the way
+                worker = await self._idle.get()
+        finally:
+            self.waiting -= 1
         job = next(self._jobs)
         try:
             answer = worker.submit(job, kind, obj, options)

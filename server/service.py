@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 
 import grpc
@@ -20,12 +19,16 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from atout import options
 from atout.errors import PositionError
 from atout.position import parse_position
+from atout.printable import printable
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
 
+from .gate import peer_host
+from .limits import Busy, Limits, PeerCalls
 from .pool import SearchPool, WorkerDied
 
 log = logging.getLogger("atout.server")
@@ -67,6 +70,7 @@ class _Call:
         self.method, self.label = method, label
         self.started = time.perf_counter()
         self.status = "OK"
+        self.slot = None        # its place among its peer's running calls
 
     def done(self) -> None:
         log.info("%s id=%s %.3fs %s", self.method, self.label,
@@ -74,15 +78,18 @@ class _Call:
 
 
 class SolverService(pb_grpc.SolverServicer):
-    def __init__(self, pool: SearchPool, tt_mb: int | None = None):
+    def __init__(self, pool: SearchPool, tt_mb: int | None = None, limits: Limits | None = None,
+                 peers: PeerCalls | None = None):
         self.pool = pool
         self.tt_mb = tt_mb
+        self.limits = limits or Limits()
+        self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
         self.draining = False
         self.calls = 0
         self.idle = asyncio.Event()
         self.idle.set()
 
-    def _begin(self, method: str, label) -> _Call:
+    def _begin(self, method: str, label, context) -> _Call:
         self.calls += 1
         self.idle.clear()
         call = _Call(method, label)
@@ -90,9 +97,19 @@ class SolverService(pb_grpc.SolverServicer):
             call.status = "UNAVAILABLE"
             self._end(call)
             raise Refusal(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        slot = self.peers.call(peer_host(context))
+        try:
+            slot.__enter__()
+        except Busy as e:
+            call.status = "RESOURCE_EXHAUSTED"
+            self._end(call)
+            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
+        call.slot = slot
         return call
 
     def _end(self, call: _Call) -> None:
+        if call.slot is not None:
+            call.slot.__exit__(None, None, None)
         call.done()
         self.calls -= 1
         if not self.calls:
@@ -114,7 +131,7 @@ class SolverService(pb_grpc.SolverServicer):
         """One unary call: logged, and any failure turned into its gRPC status."""
         call = None
         try:
-            call = self._begin(method, _label(request.position))
+            call = self._begin(method, _label(request.position), context)
             return await answer(_position(request.position, ""))
         except BaseException as e:
             await _end(call, context, e)
@@ -131,11 +148,11 @@ class SolverService(pb_grpc.SolverServicer):
 
     async def Analyze(self, request: pb.AnalyzeRequest, context) -> pb.Analysis:
         async def answer(obj):
-            if not math.isfinite(request.time_limit) or request.time_limit < 0:
-                raise _invalid([("time_limit", "must be 0 (none) or a number of seconds")])
-            if request.start > len(obj["played"]):
-                raise _invalid([("start", f"must be at most {len(obj['played'])} "
-                                          f"(the cards played)")])
+            _check_limits(request)
+            try:
+                options.start(request.start, len(obj["played"]))
+            except PositionError as e:
+                raise _invalid([(e.field, e.reason)]) from None
             _, _, data = await self._search(context, "analyze", obj, request)
             return pb.Analysis.FromString(data)
         return await self._unary("Analyze", request, context, answer)
@@ -144,7 +161,12 @@ class SolverService(pb_grpc.SolverServicer):
         call = None
         tasks: list[asyncio.Task] = []
         try:
-            call = self._begin("SolveBatch", f"{len(request.positions)}-positions")
+            call = self._begin("SolveBatch", f"{len(request.positions)}-positions", context)
+            most = self.limits.max_positions
+            if most is not None and len(request.positions) > most:
+                raise _invalid([("positions", f"at most {most} positions in one call "
+                                              f"(this server's --max-positions), not "
+                                              f"{len(request.positions)}")])
             _check_limits(request)
             loop = asyncio.get_running_loop()
             objs, violations = await loop.run_in_executor(None, _positions, request.positions)
@@ -177,7 +199,7 @@ class SolverService(pb_grpc.SolverServicer):
 
     async def _search(self, context, kind: str, obj: dict, request) -> tuple:
         """(status, nodes, message bytes) of one search within the call's deadline."""
-        asked = request.time_limit or None
+        asked = self.limits.time_limit(request.time_limit or None)
         node_limit = getattr(request, "node_limit", 0) or None
         time_limit, by_deadline = asked, False
         remaining = context.time_remaining()
@@ -187,15 +209,18 @@ class SolverService(pb_grpc.SolverServicer):
                 raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline ran out")
             if asked is None or budget < asked:
                 time_limit, by_deadline = budget, True
+        tt_mb = self.limits.tt_mb(self.tt_mb, obj)
         if kind == "solve":
-            options = {"all_cards": request.all_cards, "time_limit": time_limit,
-                       "node_limit": node_limit, "tt_mb": self.tt_mb}
+            settings = {"all_cards": request.all_cards, "time_limit": time_limit,
+                        "node_limit": node_limit, "tt_mb": tt_mb}
         else:
-            options = {"start": request.start, "time_limit": time_limit, "tt_mb": self.tt_mb}
+            settings = {"start": request.start, "time_limit": time_limit, "tt_mb": tt_mb}
         try:
-            answer = await self.pool.run(kind, obj, options)
+            answer = await self.pool.run(kind, obj, settings)
         except WorkerDied as e:
             raise Refusal(grpc.StatusCode.INTERNAL, str(e)) from None
+        except Busy as e:
+            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
         if answer[0] == "failed":
             _, _, what, field, reason = answer
             if what == "invalid":
@@ -213,8 +238,9 @@ class SolverService(pb_grpc.SolverServicer):
 # -- helpers -----------------------------------------------------------------------------------
 
 def _label(position: pb.Position):
+    """The id as the log line shows it: escaped (atout.printable), so no id forges a line."""
     which = position.WhichOneof("id")
-    return "-" if which is None else str(getattr(position, which))[:60]
+    return "-" if which is None else printable(str(getattr(position, which))[:60])
 
 
 def _position(msg: pb.Position, prefix: str) -> dict:
@@ -240,8 +266,14 @@ def _positions(msgs) -> tuple[list[dict], list[tuple[str, str]]]:
 
 
 def _check_limits(request) -> None:
-    if not math.isfinite(request.time_limit) or request.time_limit < 0:
-        raise _invalid([("time_limit", "must be 0 (none) or a number of seconds")])
+    """The request's limits through atout.options' checks (0 is the message's "none")."""
+    try:
+        if request.time_limit != 0:
+            options.time_limit(request.time_limit)
+        if getattr(request, "node_limit", 0):
+            options.node_limit(request.node_limit)
+    except PositionError as e:
+        raise _invalid([(e.field, e.reason)]) from None
 
 
 async def _end(call: _Call | None, context, error: BaseException) -> None:

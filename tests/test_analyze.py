@@ -224,7 +224,8 @@ def test_cli_bad_input_is_a_line_not_a_traceback():
     assert "first" in r.stderr.splitlines()[1]
     assert len(r.stdout.splitlines()) == 1
     r = _atout("analyze", "--start", "999", stdin=json.dumps(good))
-    assert r.returncode == 1 and "past the" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 1 and ": start: must be a whole number from 0 to " in r.stderr
+    assert "Traceback" not in r.stderr
     r = _atout("analyze", "/nonexistent/file")
     assert r.returncode == 2 and "cannot read" in r.stderr
     r = _atout("analyze", "--time-limit", "0.001", stdin=open(_bench("fr4-end8")).readline())

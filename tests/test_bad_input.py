@@ -528,13 +528,15 @@ def test_cli_never_a_traceback(data):
             assert len(err) < 10000
 
 
-def test_cli_label_is_the_id_only_when_it_is_printable():
+def test_cli_label_is_the_id_escaped():
     obj = json.loads(_good_lines(1)[0])
     obj["first"] = 9
-    lines = [json.dumps({**obj, "id": i}) for i in ("", "a\nline 9: json: forged", 0, "été 2")]
+    lines = [json.dumps({**obj, "id": i}) for i in ("", "a\nline 9: json: forged", 0, "été 2",
+                                                   "x" * 201)]
     code, out, err = run_cli(["validate"], "\n".join(lines).encode())
     assert code == 1
-    assert [m.split(": ")[0] for m in err.splitlines()] == ["line 1", "line 2", "0", "été 2"]
+    assert [m.split(": ")[0] for m in err.splitlines()] == [
+        "line 1", "a\\x0aline 9", "0", "été 2", "line 5"]
 
 
 def test_cli_huge_line_then_good_line():

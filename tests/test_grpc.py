@@ -25,6 +25,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from atout.client import Client, InvalidPositionError, ServiceError
+from atout.client.remote import _error
 from atout.errors import PositionError
 from atout.position import parse_position
 from atout.proto import convert
@@ -312,18 +313,30 @@ def test_bad_input_refused_naming_the_field(server, client):
     for label, obj in _bad_positions():
         with pytest.raises(PositionError) as local:
             parse_position(obj)
-        with pytest.raises(InvalidPositionError) as remote:
+        verdict = (local.value.field, local.value.reason)
+        # the client checks first, by the same rules: no call made
+        with pytest.raises(PositionError) as here:
             client.solve(obj, timeout=10)
-        e = remote.value
+        assert (here.value.field, here.value.reason) == verdict, label
+        assert not isinstance(here.value, ServiceError)
+        # the server, sent the message as it is, gives the same verdict
+        with pytest.raises(grpc.RpcError) as raw:
+            client.stub.Solve(pb.SolveRequest(position=convert.position_message(obj)), timeout=10)
+        e = _error(raw.value)
         assert e.code == grpc.StatusCode.INVALID_ARGUMENT, label
-        assert e.violations and e.field == local.value.field, label
-        assert isinstance(e, ValueError)
+        assert isinstance(e, InvalidPositionError) and isinstance(e, ValueError)
+        assert e.violations and (e.field, e.reason) == verdict, label
     # the same in a batch: the whole batch refused, the position's index in the field
     good = _small(random.Random(3), "fr4", 4)
     label, bad = _bad_positions()[0]
-    with pytest.raises(InvalidPositionError) as batch:
+    with pytest.raises(PositionError) as batch:
         list(client.solve_batch(good[:3] + [bad] + good[3:], timeout=10))
     assert batch.value.field == "positions[3].hands[2][1]"
+    request = pb.SolveBatchRequest(positions=[convert.position_message(p)
+                                              for p in good[:3] + [bad] + good[3:]])
+    with pytest.raises(grpc.RpcError) as raw:
+        list(client.stub.SolveBatch(request, timeout=10))
+    assert client_field(raw.value) == "positions[3].hands[2][1]"
     # what no message can carry is refused by the client itself, naming the field too
     p = copy.deepcopy(good[0])
     p["hands"][1][2] = 17
@@ -339,16 +352,18 @@ def test_bad_input_refused_naming_the_field(server, client):
             client.stub.Solve(request, timeout=10)
         assert raw.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert client_field(raw.value) == field
-    with pytest.raises(InvalidPositionError) as start:
+    with pytest.raises(PositionError) as start:
         client.analyze(good[0], start=999, timeout=10)
     assert start.value.field == "start"
+    with pytest.raises(grpc.RpcError) as raw:
+        client.stub.Analyze(pb.AnalyzeRequest(position=position, start=999), timeout=10)
+    assert client_field(raw.value) == "start"
     # the server is still up and serving
     _same(client.solve(good[0], timeout=10), solve(good[0], tt_mb=TT_MB))
     assert server.proc.poll() is None
 
 
 def client_field(error: grpc.RpcError) -> str:
-    from atout.client.remote import _error
     return _error(error).field
 
 
@@ -401,12 +416,13 @@ def test_concurrent_clients_mixing_calls(server):
                         assert sorted(i for i, _, _ in got) == list(range(len(ps)))
                         assert all(ps[i]["id"] == ident and expected[ident] == v
                                    for i, ident, v in got)
-                    elif kind == "bad":
+                    elif kind == "bad":  # sent as it is: the server's check, not the client's
+                        message = convert.position_message(r.choice(bad)[1])
                         try:
-                            c.solve(r.choice(bad)[1], timeout=60)
+                            c.stub.Solve(pb.SolveRequest(position=message), timeout=60)
                             raise AssertionError("bad input accepted")
-                        except InvalidPositionError:
-                            pass
+                        except grpc.RpcError as e:
+                            assert e.code() == grpc.StatusCode.INVALID_ARGUMENT
                     else:
                         try:
                             c.solve(hard, timeout=0.05)

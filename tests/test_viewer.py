@@ -636,3 +636,31 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
     sizes = phone.evaluate("[...document.querySelectorAll('#chart text')].map(e => "
                            "parseFloat(getComputedStyle(e).fontSize) * e.ownerSVGElement.getScreenCTM().a)")
     assert len(sizes) >= 5 and min(sizes) >= 11
+
+
+def test_a_server_with_a_token_asks_for_it_once(browser, tmp_path):
+    """`atout serve --http --token-file`: the page asks for the token on the first 401, keeps
+    it for the tab, and every API request carries it from then on."""
+    from interfaces import Service
+
+    token = tmp_path / "token"
+    token.write_text("viewer-t0ken\n")
+    served = Service(tmp_path, "--token-file", str(token))
+    try:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
+        page = context.new_page()
+        asked = []
+        page.on("dialog", lambda d: (asked.append(d.message), d.accept("viewer-t0ken")))
+        refused = []
+        page.on("response", lambda r: refused.append(r.url) if r.status == 401 else None)
+        page.base = served.url + "/"
+        deal = PLAYED[GAMES["fr4"]]
+        cards = len(deal["played"]) - 8
+        page.goto(f"{page.base}#deal=0&card={cards}")
+        shown = wait_solved(page, cards)
+        assert shown["value"] is not None or shown["text"]
+        assert len(asked) == 1 and "token" in asked[0]
+        assert refused == [served.url + "/api/deals"]       # only the first request, once
+        context.close()
+    finally:
+        assert served.stop() == 0

@@ -36,8 +36,22 @@ const state = {
 
 // -- talking to the server -------------------------------------------------------------------
 
+// A server started with --token-file wants every API request to carry its token: asked for
+// on the first 401, kept for this tab only (sessionStorage).
+async function api(path, init) {
+  for (let asked = 0; ; asked++) {
+    const token = sessionStorage.getItem("atoutToken");
+    const headers = Object.assign({}, init.headers || {}, token ? { Authorization: `Bearer ${token}` } : {});
+    const response = await fetch(path, Object.assign({}, init, { headers }));
+    if (response.status !== 401 || asked >= 2) return response;
+    const given = window.prompt("This server asks for its token (atout serve --token-file):");
+    if (!given) return response;
+    sessionStorage.setItem("atoutToken", given.trim());
+  }
+}
+
 async function post(path, body, signal) {
-  const response = await fetch(path, {
+  const response = await api(path, {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body), signal,
   });
@@ -1000,7 +1014,8 @@ function readLink() {
 
 async function start() {
   const [mine, examples] = await Promise.all([
-    fetch("/api/deals").then((r) => r.json()).catch(() => ({ deals: [] })),
+    api("/api/deals", {}).then((r) => r.json()).then((d) => (d.deals ? d : { deals: [] }))
+      .catch(() => ({ deals: [] })),
     fetch("/static/examples.jsonl").then((r) => r.text()).catch(() => ""),
   ]);
   for (const [i, obj] of mine.deals.entries()) state.deals.push({ obj, label: label(obj, i), group: "Your file" });

@@ -1,0 +1,80 @@
+"""What a search may be asked, checked once for every interface.
+
+The command line (``--time-limit`` …), the HTTP API (``"time_limit"`` …), the gRPC
+service and the Python client take the same options; each is checked here, so that the
+same value gets the same verdict and reason everywhere (the field is named as each
+interface names it).  Every check returns the value to use or raises
+:class:`~atout.errors.PositionError` ``(field, reason)``; values at their extremes (a
+node limit past 64 bits, a table larger than this machine's memory, an infinite time)
+are refused here rather than deep inside the search.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+from .errors import PositionError
+
+#: the search counts nodes in 64 bits (and gRPC carries a uint64)
+MAX_NODE_LIMIT = (1 << 63) - 1
+#: the engine takes the table's size in MB as a C int
+ENGINE_MAX_TT_MB = (1 << 31) - 1
+#: search processes of `atout batch`, `serve` and `view`: far more than any machine has cores
+MAX_WORKERS = 256
+
+
+def machine_memory_mb() -> int:
+    """This machine's memory in MB (the engine's own bound where the system does not say)."""
+    try:
+        mb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (ValueError, OSError, AttributeError):
+        return ENGINE_MAX_TT_MB
+    return max(1, min(mb, ENGINE_MAX_TT_MB))
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float))
+
+
+def _whole(value: Any) -> bool:
+    return _is_number(value) and (isinstance(value, int) or (math.isfinite(value)
+                                                              and value.is_integer()))
+
+
+def time_limit(value: Any, field: str = "time_limit") -> float:
+    """Seconds for one search: a finite number greater than 0."""
+    if not _is_number(value) or not math.isfinite(value) or not value > 0:
+        raise PositionError(field, "must be a number of seconds, greater than 0 and finite")
+    return float(value)
+
+
+def node_limit(value: Any, field: str = "node_limit") -> int:
+    """Nodes for one search: a whole number from 1 to MAX_NODE_LIMIT."""
+    if not _whole(value) or not 1 <= value <= MAX_NODE_LIMIT:
+        raise PositionError(field, f"must be a whole number from 1 to {MAX_NODE_LIMIT}")
+    return int(value)
+
+
+def tt_mb(value: Any, field: str = "tt_mb") -> int:
+    """A transposition table's size in MB: from 1 to this machine's memory."""
+    most = machine_memory_mb()
+    if not _whole(value) or not 1 <= value <= most:
+        raise PositionError(field, f"must be a whole number of MB from 1 to {most} "
+                                   f"(this machine's memory)")
+    return int(value)
+
+
+def start(value: Any, played: int, field: str = "start") -> int:
+    """Where an analysis starts: a card of the deal, from 0 to the cards played."""
+    if not _whole(value) or not 0 <= value <= played:
+        raise PositionError(field, f"must be a whole number from 0 to {played} "
+                                   f"(the cards played)")
+    return int(value)
+
+
+def flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise PositionError(field, "must be true or false")
+    return value
