@@ -27,6 +27,18 @@ def add_parser(sub, positive_float, positive_int) -> None:
                              "back as the time went, then a line on stderr and exit status 1")
     add_tt_mb_option(p)
     add_threads_option(p)
+    sd = p.add_argument_group("single dummy", "each card judged also from its player's view: "
+                                              "deals it could not tell apart, drawn and solved "
+                                              "(as atout advise)")
+    sd.add_argument("--single-dummy", action="store_true",
+                    help="add each card's cost against the single-dummy best card")
+    sd.add_argument("--samples", type=positive_int, metavar="N",
+                    help="deals drawn for each card (default 100)")
+    sd.add_argument("--seed", type=whole_number(0), metavar="K",
+                    help="seed of the draws (card i draws with K + i; default: a new one, "
+                         "printed)")
+    sd.add_argument("--workers", type=positive_int, metavar="N",
+                    help="searches side by side for the draws (default: every core)")
     p.set_defaults(run=run)
 
 
@@ -40,6 +52,20 @@ def run(args) -> int:
 
     from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
 
+    if not args.single_dummy and (args.samples or args.seed is not None or args.workers):
+        from .cli import UsageError
+        raise UsageError("--samples, --seed and --workers go with --single-dummy")
+    run_one = analyze
+    sd_options = {}
+    if args.single_dummy:
+        import random
+
+        from atout.solver.advise import DEFAULT_SAMPLES
+        from atout.solver.single_dummy import analyze_single_dummy
+        run_one = analyze_single_dummy
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
+        sd_options = {"samples": args.samples or DEFAULT_SAMPLES, "seed": seed,
+                   "workers": args.workers}
     bad = 0
     first = True
     searches = Searches("analyze", "deal", count_lines(args.file))
@@ -55,9 +81,10 @@ def run(args) -> int:
                     error = e
                 else:
                     try:
-                        report = searches.run(analyze, pos, start=start,
+                        report = searches.run(run_one, pos, start=start,
                                               time_limit=args.time_limit, tt_mb=args.tt_mb,
-                                              threads=args.threads or default_threads())
+                                              threads=args.threads or default_threads(),
+                                              **sd_options)
                     except MemoryError as e:  # a table this machine cannot give now
                         error = PositionError("tt_mb", str(e) or "out of memory")
                     except AnalysisLimit as e:
@@ -94,6 +121,18 @@ def _print_report(args, rec, report: dict, first: bool) -> None:
     sys.stdout.flush()
 
 
+def _sd_cost(sd, dot: str) -> str:
+    """A card's single-dummy cost with its standard error, ``·`` when nothing was lost."""
+    if sd is None:
+        return "-"
+    if sd["cost"] is None:
+        return "?"
+    if sd["cost"] == 0:
+        return dot
+    se = f" ±{sd['se']:.1f}" if sd.get("se") is not None else ""
+    return f"{sd['cost']:.1f}{se}"
+
+
 def _start(args, pos) -> int:
     if args.start is not None:
         return args.start
@@ -124,8 +163,15 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
                  f"{report['start_value']}")
     lines.append("")
     width = max(len(r) for r in role) + 2
+    single = any("single_dummy" in p for p in plays)
+    if single:
+        sd = report.get("single_dummy", {})
+        lines.append(f"single dummy: each card also against the best card from its player's view "
+                     f"({sd.get('samples')} deals drawn per card, seed {sd.get('seed')}; "
+                     f"sd cost ± its standard error)")
     lines.append(f"{'trick':>5}  {'card':>4}  {'seat':<{width}} {'plays':>5}  {'value':>6}  "
-                 f"{'cost':>5}  best there")
+                 f"{'cost':>5}  " + (f"{'sd cost':>12}  " if single else "") + "best there"
+                 + ("  (single dummy)" if single else ""))
 
     # Replay to know who won each trick.
     replay = Position(pos.game, pos.hands, pos.first, pos.contract, pos.id)
@@ -143,16 +189,27 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         if len(best) > 48:
             best = best[:45] + "..."
         mark = "" if p["cost"] == 0 else ("  X" if ascii else "  ✗")
+        sd_text = sd_best = ""
+        if single:
+            sd = p.get("single_dummy")
+            sd_text = f"{_sd_cost(sd, dot):>12}  "
+            if sd is not None:
+                sd_best = "  (" + cards_text(sd["best"], ascii) + ")"
+                if len(sd_best) > 30:
+                    sd_best = sd_best[:27] + "...)"
         lines.append(f"{head}  {p['index']:>4}  {who:<{width}} {card_text(p['card'], ascii):>5}  "
-                     f"{p['value_after']:>6}  {cost}  {best}{mark}")
+                     f"{p['value_after']:>6}  {cost}  {sd_text}{best}{mark}{sd_best}")
         if not replay.trick and replay.tricks:
             lines.append(f"{'':>5}  won by seat {replay.tricks[-1].winner}")
 
     lines.append("")
-    lines.append(f"{'seat':>4}  {'role':<{width}} {'cards':>5}  {'mistakes':>8}  {'cost':>5}")
+    lines.append(f"{'seat':>4}  {'role':<{width}} {'cards':>5}  {'mistakes':>8}  {'cost':>5}"
+                 + (f"  {'sd mistakes':>11}  {'sd cost':>8}" if single else ""))
     for s in report["seats"]:
         lines.append(f"{s['seat']:>4}  {role[s['seat']]:<{width}} {s['cards']:>5}  "
-                     f"{s['mistakes']:>8}  {s['cost']:>5}")
+                     f"{s['mistakes']:>8}  {s['cost']:>5}"
+                     + (f"  {s.get('sd_mistakes', 0):>11}  {s.get('sd_cost', 0):>8.1f}"
+                        if single else ""))
     lines.append("")
     out = report["outcome"]
     if out is not None:

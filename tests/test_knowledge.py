@@ -32,6 +32,7 @@ from atout.position import parse_position
 from atout.sampler import Sampler
 from atout.tricks import legal_cards
 from deals import GAMES, random_endgame, random_position
+from views import consistent_deals, deal_key, ways
 
 
 def _contracts():
@@ -131,84 +132,6 @@ def test_thousands_of_deals_every_game(game):
 
 # -- against the definition, by enumeration ---------------------------------------------------------
 
-def _unseen(pos, seat):
-    """What the view leaves open: {place: the cards seen there}, {place: its size}, and the
-    cards not seen anywhere."""
-    seen_view = view(pos, seat)
-    places = {s: [] for s in range(pos.seats)}
-    places[seat] = list(pos.hands[seat])
-    for s, c in [sc for t in pos.tricks for sc in t.cards] + list(pos.trick):
-        if s != seat:
-            places[s].append(c)
-    for shower, cards in pos.contract.poignee_shown:
-        places[shower] += [c for c in cards if c not in places[shower]]
-    for place, info in seen_view["outside"].items():
-        places[place] = [card(t) for t in info["seen"]]
-    sizes = {s: pos.rules.hand_size for s in range(pos.seats)}
-    sizes.update({p: len(cs) for p, cs in piles(pos).items()})
-    visible = {c for cs in places.values() for c in cs}
-    return places, sizes, [c for c in pos.rules.deck if c not in visible]
-
-
-def _ways(pos, seat) -> int:
-    """In how many ways the unseen cards can be dealt (valid or not)."""
-    places, sizes, unseen = _unseen(pos, seat)
-    ways = math.factorial(len(unseen))
-    for p in places:
-        if p != TALON:
-            ways //= math.factorial(sizes[p] - len(places[p]))
-    return ways
-
-
-def consistent_deals(pos, seat) -> list[dict]:
-    """Every deal consistent for ``seat``, straight from the definition: deal the cards the
-    view does not show in every way, keep the valid ones with the same view."""
-    seen_view = view(pos, seat)
-    places, sizes, unseen = _unseen(pos, seat)
-    order = list(places)
-    out = []
-
-    def fill(i, left, chosen):
-        if i == len(order):
-            out.append(dict(chosen))
-            return
-        p = order[i]
-        need = sizes[p] - len(places[p])
-        picks = (itertools.permutations if p == TALON else itertools.combinations)(left, need)
-        for pick in picks:
-            chosen[p] = places[p] + list(pick)
-            fill(i + 1, [c for c in left if c not in pick], chosen)
-
-    fill(0, unseen, {})
-    good = []
-    for deal in out:
-        obj = {"game": pos.game, "first": pos.first, "played": tokens(pos.played),
-               "hands": [tokens(deal[s]) for s in range(pos.seats)],
-               "contract": dict(pos.contract.raw)}
-        for p in piles(pos):
-            if p == DOG:
-                obj["contract"]["dog"] = tokens(deal[p])
-            elif p == TALON:
-                obj["contract"]["talon"] = tokens(deal[p])
-            elif p.startswith("side:"):
-                obj["contract"]["side_cards"] = dict(obj["contract"]["side_cards"])
-                obj["contract"]["side_cards"][p.split(":")[1]] = tokens(deal[p])
-        try:
-            drawn = parse_position(obj)
-        except ValueError:
-            continue
-        if view(drawn, seat) == seen_view:
-            good.append(obj)
-    return good
-
-
-def _deal_key(obj) -> tuple:
-    c = obj["contract"]
-    return (tuple(tuple(sorted(h)) for h in obj["hands"]), tuple(sorted(c.get("dog", []))),
-            tuple(c.get("talon", [])),
-            tuple(sorted((k, tuple(sorted(v))) for k, v in c.get("side_cards", {}).items())))
-
-
 def _small_positions():
     """Positions whose unseen cards can be dealt in at most a few thousand ways."""
     rng = random.Random("small")
@@ -221,7 +144,7 @@ def _small_positions():
         tricks = 1 if game in ("fr4", "fr5", "at4") else 2
         pos = parse_position(random_endgame(rng, game, tricks, bid=bid, partial=rng.random() < 0.6))
         seat = rng.randrange(pos.seats)
-        if 20 <= _ways(pos, seat) <= 1500:
+        if 20 <= ways(pos, seat) <= 1500:
             found.append((pos, seat))
             wanted[(game, bid)] += 1
     return found
@@ -235,7 +158,7 @@ SMALL = _small_positions()
 def test_count_equals_the_definition(pos, seat):
     deals = consistent_deals(pos, seat)
     assert deals, "the true deal is always consistent"
-    assert _deal_key(pos.to_json()) in {_deal_key(d) for d in deals}
+    assert deal_key(pos.to_json()) in {deal_key(d) for d in deals}
     sampler = Sampler(seat_knowledge(pos, seat), exact=True)
     assert sampler.count() == len(deals)
     assert round(Sampler(seat_knowledge(pos, seat)).count()) == len(deals)
@@ -258,10 +181,10 @@ UNIFORM = [(p, s) for p, s in SMALL if 3 <= Sampler(seat_knowledge(p, s), exact=
                                                     for p, s in UNIFORM])
 def test_draws_are_uniform(pos, seat):
     deals = consistent_deals(pos, seat)
-    keys = {_deal_key(d) for d in deals}
+    keys = {deal_key(d) for d in deals}
     per_deal = 60
     sampler = Sampler(seat_knowledge(pos, seat))
-    drawn = Counter(_deal_key(o) for o in
+    drawn = Counter(deal_key(o) for o in
                     sampler.positions(random.Random(f"uniform-{pos.game}"), per_deal * len(deals)))
     assert set(drawn) <= keys
     counts = [drawn.get(key, 0) for key in keys]
