@@ -19,6 +19,7 @@ fusion, and what the seat is assumed to know).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -40,7 +41,8 @@ from . import make_engine
 from .cancel import Cancel
 from .params import card_of_code
 
-__all__ = ["Advice", "advise", "made", "solve_cards", "default_workers", "DEFAULT_SAMPLES"]
+__all__ = ["Advice", "Draws", "advise", "aggregate", "check", "draw", "made", "solve_cards",
+           "default_workers", "DEFAULT_SAMPLES"]
 
 DEFAULT_SAMPLES = 100
 #: more draws than this are refused: the answer would not change, the wait would
@@ -181,7 +183,9 @@ def _number(n):
     return int(n) if n < 2 ** 53 else float(f"{n:.6g}")
 
 
-def _check(position, seat, samples, time_limit, workers, tt_mb) -> Position:
+def check(position, *, seat=None, samples=DEFAULT_SAMPLES, time_limit=None, workers=None,
+          tt_mb=None, seed=None) -> Position:
+    """The position of an advice request, checked: a PositionError names the field."""
     if not isinstance(position, Position):
         position = parse_position(position)
     if position.is_finished:
@@ -194,6 +198,9 @@ def _check(position, seat, samples, time_limit, workers, tt_mb) -> Position:
                                         "advice is for the seat to play, from its own view")
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise PositionError("samples", f"must be a whole number from 1 to {MAX_SAMPLES}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                             or not 0 <= seed < 2 ** 64):
+        raise PositionError("seed", "must be a whole number from 0 to 2**64 - 1")
     if time_limit is not None and not time_limit > 0:
         raise PositionError("time_limit", "must be greater than 0")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
@@ -204,9 +211,34 @@ def _check(position, seat, samples, time_limit, workers, tt_mb) -> Position:
     return position
 
 
-def _deal_key(obj: dict) -> str:
-    import json
-    return json.dumps([obj["hands"], obj["contract"]], sort_keys=True)
+@dataclass
+class Draws:
+    """The deals drawn for an advice: ``deals`` {key: position object}, each drawn
+    ``weight[key]`` times; ``count`` consistent deals in all."""
+
+    position: Position
+    seat: int
+    seed: int
+    samples: int
+    count: float
+    deals: dict
+    weight: dict
+
+
+def draw(position: Position, samples: int, seed: int | None = None) -> Draws:
+    """``samples`` deals the seat to play of ``position`` (checked) cannot tell from the
+    true one, drawn uniformly with ``seed`` (None: a new seed); a deal drawn twice is kept
+    once, with its weight."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 32)
+    seat = position.to_play
+    sampler = Sampler(seat_knowledge(position, seat))
+    draws = Draws(position, seat, seed, samples, sampler.count(), {}, {})
+    for obj in sampler.positions(random.Random(seed), samples):
+        key = json.dumps([obj["hands"], obj["contract"]], sort_keys=True)
+        draws.weight[key] = draws.weight.get(key, 0) + 1
+        draws.deals.setdefault(key, obj)
+    return draws
 
 
 def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
@@ -224,25 +256,14 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
     not begun are left out.  ``cancel`` (a :class:`~atout.solver.Cancel`) stops it the same
     way.  ``progress(done, total)`` is called as draws are solved.  ``seat``, when given,
     must be the seat to play.  Bad input raises :class:`~atout.errors.PositionError`
-    (``field``: ``seat``, ``played``, ``samples``, ``time_limit``, ``workers``, ``tt_mb``).
+    (``field``: ``seat``, ``played``, ``samples``, ``seed``, ``time_limit``, ``workers``,
+    ``tt_mb``).
     """
     started = time.perf_counter()
-    position = _check(position, seat, samples, time_limit, workers, tt_mb)
-    seat = position.to_play
+    position = check(position, seat=seat, samples=samples, time_limit=time_limit,
+                     workers=workers, tt_mb=tt_mb, seed=seed)
     deadline = None if time_limit is None else started + time_limit
-    if seed is None:
-        seed = random.SystemRandom().randrange(2 ** 32)
-    rng = random.Random(seed)
-
-    sampler = Sampler(seat_knowledge(position, seat))
-    drawn = sampler.positions(rng, samples)
-    weight: dict[str, int] = {}
-    unique: dict[str, dict] = {}
-    for obj in drawn:
-        key = _deal_key(obj)
-        weight[key] = weight.get(key, 0) + 1
-        unique.setdefault(key, obj)
-
+    draws = draw(position, samples, seed)
     cancel = cancel or Cancel()
     results: dict[str, tuple] = {}
     done_count = [0]
@@ -254,30 +275,28 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             return
-        drawn_pos = parse_position(unique[key])
+        drawn_pos = parse_position(draws.deals[key])
         result = solve_cards(drawn_pos, time_limit=left, cancel=cancel, tt_mb=tt_mb)
         with lock:
             results[key] = (drawn_pos, result)
-            done_count[0] += weight[key]
+            done_count[0] += draws.weight[key]
             if progress is not None:
                 progress(done_count[0], samples)
 
-    n_workers = min(workers or default_workers(), len(unique))
+    n_workers = min(workers or default_workers(), len(draws.deals))
     with ThreadPoolExecutor(max_workers=n_workers, thread_name_prefix="atout-advise") as pool:
-        for future in [pool.submit(solve_one, key) for key in unique]:
+        for future in [pool.submit(solve_one, key) for key in draws.deals]:
             future.result()
-
-    advice = _aggregate(position, seat, results, weight, samples, seed, sampler.count())
-    advice.id = position.id
-    if advice.limited or advice.solved < samples:
-        advice.status = "limit"
-        advice.stopped_by = "cancel" if cancel.is_set() else "time"
-    advice.seconds = time.perf_counter() - started
-    return advice
+    return aggregate(draws, results, stopped_by="cancel" if cancel.is_set() else "time",
+                     seconds=time.perf_counter() - started)
 
 
-def _aggregate(position: Position, seat: int, results: dict, weight: dict, samples: int,
-               seed: int, deals: float) -> Advice:
+def aggregate(draws: Draws, results: dict, stopped_by: str = "time",
+              seconds: float = 0.0) -> Advice:
+    """The advice from the draws solved: ``results`` {key: (the drawn Position, its
+    CardValues)}; draws missing from it were not begun.  ``stopped_by``: why, if any draw
+    is missing or was stopped."""
+    position, seat, weight, samples = draws.position, draws.seat, draws.weight, draws.samples
     maximizing = position.contract.camp[seat] == position.contract.maximizer
     sign = 1 if maximizing else -1
     cards = sorted({c for _, r in results.values() for c in r.values})
@@ -287,8 +306,8 @@ def _aggregate(position: Position, seat: int, results: dict, weight: dict, sampl
     limited = [(weight[k], r) for k, (_, r) in results.items() if not r.exact]
     n_exact = sum(w for w, _, _ in exact)
     n_limited = sum(w for w, _ in limited)
-    advice = Advice(id=None, seat=seat, maximizing=maximizing, samples=samples, seed=seed,
-                    deals=deals, cards=[], solved=n_exact, limited=n_limited,
+    advice = Advice(id=position.id, seat=seat, maximizing=maximizing, samples=samples,
+                    seed=draws.seed, deals=draws.count, cards=[], solved=n_exact, limited=n_limited,
                     distinct=len(results),
                     nodes=sum(r.nodes for _, r in results.values()))
     advice.draws = [(w, r.values) for w, _, r in exact]
@@ -335,4 +354,7 @@ def _aggregate(position: Position, seat: int, results: dict, weight: dict, sampl
         advice.recommended = rows[0]["card"]
         top = score(rows[0])[0]
         advice.best = sorted(r["card"] for r in rows if abs(score(r)[0] - top) < 1e-9)
+    if advice.limited or advice.solved < samples:
+        advice.status, advice.stopped_by = "limit", stopped_by
+    advice.seconds = seconds
     return advice

@@ -1,0 +1,101 @@
+"""Advice through the service: gRPC ``Advise`` and ``AdviseBatch`` on a real ``atout serve`` —
+the same advice as ``atout.solver.advise.advise`` with the same seed, bad input refused
+naming the field."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+
+from atout.client import Client, InvalidPositionError, ServiceError
+from atout.position import parse_position
+from atout.solver.advise import advise
+from deals import GAMES, random_endgame
+
+TT_MB = 16
+
+
+def _same(one: dict, two: dict) -> bool:
+    strip = ("nodes", "seconds")
+    return ({k: v for k, v in one.items() if k not in strip}
+            == {k: v for k, v in two.items() if k not in strip})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    log_path = tmp_path_factory.mktemp("serve") / "serve.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", "serve", "--host", "127.0.0.1",
+                             "--port", "0", "--workers", "2", "--tt-mb", str(TT_MB)],
+                            stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while "listening on" not in log_path.read_text():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("server did not start:\n" + log_path.read_text())
+        time.sleep(0.05)
+    line = next(x for x in log_path.read_text().splitlines() if "listening on" in x)
+    with Client(line.split("listening on ")[1].split()[0]) as client:
+        yield client
+    proc.terminate()
+    proc.wait(30)
+    log.close()
+
+
+def _positions(n: int, tricks=(2, 3, 4)):
+    rng = random.Random("advise-service")
+    return [dict(random_endgame(rng, GAMES[i % len(GAMES)], rng.choice(tricks),
+                                partial=rng.random() < 0.5), id=f"p{i}") for i in range(n)]
+
+
+def test_grpc_advise_equals_local(server):
+    for obj in _positions(5):
+        local = advise(obj, samples=12, seed=9, tt_mb=TT_MB).to_json()
+        remote = server.advise(obj, samples=12, seed=9, timeout=120)
+        assert _same(local, remote), (local, remote)
+        assert remote["id"] == obj["id"]
+
+
+def test_grpc_advise_batch_streams_every_position(server):
+    objs = _positions(6)
+    got = dict(server.advise_batch(objs, samples=6, seed=4, timeout=300))
+    assert sorted(got) == list(range(len(objs)))
+    for i, obj in enumerate(objs):
+        assert _same(got[i], advise(obj, samples=6, seed=4, tt_mb=TT_MB).to_json())
+
+
+def test_grpc_advise_refusals(server):
+    obj = _positions(1)[0]
+    to_play = parse_position(obj).to_play
+    seats = len(obj["hands"])
+    with pytest.raises(InvalidPositionError) as e:
+        server.advise(obj, seat=(to_play + 1) % seats, timeout=30)
+    assert e.value.field == "seat" and e.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    finished = random_endgame(random.Random(1), "fr4", 0)
+    with pytest.raises(InvalidPositionError) as e:
+        server.advise(finished, timeout=30)
+    assert e.value.field == "played"
+    with pytest.raises(InvalidPositionError) as e:
+        server.advise(obj, samples=10 ** 6, timeout=30)
+    assert e.value.field == "samples"
+    bad = dict(obj, hands=obj["hands"][:-1])
+    with pytest.raises(InvalidPositionError) as e:
+        list(server.advise_batch([obj, bad], timeout=30))
+    assert e.value.field == "positions[1].hands"
+
+
+def test_grpc_advise_time_limit_and_deadline(server):
+    whole = random_endgame(random.Random(2), "fr4", 18)
+    advice = server.advise(whole, samples=4, seed=1, time_limit=0.2, timeout=60)
+    assert advice["status"] == "limit" and advice["stopped_by"] == "time"
+    assert advice["solved"] + advice["limited"] <= 4
+    with pytest.raises(ServiceError) as e:
+        server.advise(whole, samples=4, seed=1, timeout=0.5)
+    assert e.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    # the workers are free again at once
+    small = _positions(1)[0]
+    assert server.advise(small, samples=4, seed=1, timeout=60)["status"] == "ok"
