@@ -1,6 +1,6 @@
-"""Advice through the service: gRPC ``Advise`` and ``AdviseBatch`` on a real ``atout serve`` —
-the same advice as ``atout.solver.advise.advise`` with the same seed, bad input refused
-naming the field."""
+"""Advice through the service: gRPC ``Advise`` and ``AdviseBatch`` on a real ``atout serve``,
+and ``POST /api/advise`` through Starlette's test client — the same advice as
+``atout.solver.advise.advise`` with the same seed, bad input refused naming the field."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 import time
+import warnings
 
 import grpc
 import pytest
@@ -16,6 +17,13 @@ from atout.client import Client, InvalidPositionError, ServiceError
 from atout.position import parse_position
 from atout.solver.advise import advise
 from deals import GAMES, random_endgame
+
+pytest.importorskip("httpx")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from atout.server.http import HttpApi  # noqa: E402
 
 TT_MB = 16
 
@@ -99,3 +107,35 @@ def test_grpc_advise_time_limit_and_deadline(server):
     # the workers are free again at once
     small = _positions(1)[0]
     assert server.advise(small, samples=4, seed=1, timeout=60)["status"] == "ok"
+
+
+@pytest.fixture(scope="module")
+def http():
+    api = HttpApi(None, workers=2, tt_mb=TT_MB)
+    with TestClient(api.app) as c:
+        yield c
+
+
+def test_http_advise_equals_local(http):
+    for obj in _positions(3):
+        r = http.post("/api/advise", json={"position": obj, "samples": 10, "seed": 3})
+        assert r.status_code == 200, r.text
+        assert _same(r.json(), advise(obj, samples=10, seed=3, tt_mb=TT_MB).to_json())
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"seat": 9}, "seat"), ({"samples": 0}, "samples"), ({"samples": 2.5}, "samples"),
+    ({"seed": -1}, "seed"), ({"time_limit": 0}, "time_limit"), ({"colour": 1}, "colour"),
+])
+def test_http_advise_bad_input(http, change, field):
+    obj = _positions(1)[0]
+    r = http.post("/api/advise", json={"position": obj, **change})
+    assert r.status_code == 422 and r.json()["field"] == field, r.text
+
+
+def test_http_advise_limit(http):
+    whole = random_endgame(random.Random(2), "fr4", 18)
+    r = http.post("/api/advise", json={"position": whole, "samples": 2, "seed": 1, "time_limit": 0.2})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["status"] == "limit" and body["time_limit"] == 0.2
