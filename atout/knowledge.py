@@ -43,8 +43,8 @@ from .games import AT4_RUFER, HAND_SIZE
 from .position import Position
 from .tricks import legal_cards
 
-__all__ = ["Knowledge", "Case", "seat_knowledge", "view", "piles", "DOG", "TALON", "OPEN",
-           "side_place"]
+__all__ = ["Knowledge", "Case", "seat_knowledge", "view", "piles", "seen_outside", "DOG", "TALON",
+           "OPEN", "side_place"]
 
 Place = Any   # a seat (int) or a pile outside the hands (str)
 
@@ -147,7 +147,7 @@ def piles(position: Position) -> dict:
     return {side_place(k): tuple(card(t) for t in v) for k, v in sorted(raw["side_cards"].items())}
 
 
-def _seen_outside(position: Position, seat: int) -> dict:
+def seen_outside(position: Position, seat: int) -> dict:
     """The outside cards ``seat`` has seen, by place (docs/single-dummy.md)."""
     con = position.contract
     out = {}
@@ -188,7 +188,7 @@ def view(position: Position, seat: int) -> dict:
     their views are equal."""
     contract = {k: v for k, v in position.contract.raw.items()
                 if k not in _HIDDEN_FIELDS[position.game]}
-    seen = _seen_outside(position, seat)
+    seen = seen_outside(position, seat)
     outside = {}
     for place, cards in piles(position).items():
         shown = seen[place]
@@ -212,7 +212,7 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
     rules, con, game = position.rules, position.contract, position.game
     seats = position.seats
     pile_cards = piles(position)
-    seen = _seen_outside(position, seat)
+    seen = seen_outside(position, seat)
     places: tuple = tuple(range(seats)) + tuple(pile_cards)
     size = {p: HAND_SIZE[game] for p in range(seats)}
     size.update({p: len(cs) for p, cs in pile_cards.items()})

@@ -12,7 +12,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         -> the `atout advise` line (docs/single-dummy.md), its draws on the pool
     POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
-    POST /api/table     {"position": {...}}             -> what the viewer draws (view.table)
+    POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
+                        with "seat", as that seat sees the table
     GET  /api/deals     the deals `atout view FILE` was given, and the examples
     GET  /api/health    {"status": "serving"} (503 while draining); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
@@ -357,9 +358,10 @@ class HttpApi:
 
     async def table(self, request: Request) -> Response:
         async def work(request, obj):
-            _check_keys(obj, ("position",))
+            _check_keys(obj, ("position", "seat"))
             _, pos = _position(obj)
-            return table(pos)
+            seat = _number(obj, "seat", None, 0, pos.seats - 1, whole=True)
+            return table(pos, seat)
         return await self._answer(request, work)
 
     async def solve(self, request: Request) -> Response:

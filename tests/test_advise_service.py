@@ -139,3 +139,30 @@ def test_http_advise_limit(http):
     assert r.status_code == 200
     body = r.json()
     assert body["status"] == "limit" and body["time_limit"] == 0.2
+
+
+def test_http_table_from_a_seat(http):
+    """/api/table with a seat: the other hands face down (counts only), the outside cards it
+    has not seen face down, and no camp, role or points that would give the partner away
+    while its card is unplayed."""
+    from atout.knowledge import seat_knowledge
+    rng = random.Random("table-seat")
+    obj = random_endgame(rng, "fr5", 12, bid="garde_sans", called_where="partner")
+    pos = parse_position(obj)
+    seat = next(s for s in range(5) if s not in (pos.contract.declarer, pos.contract.partner))
+    r = http.post("/api/table", json={"position": obj, "seat": seat})
+    assert r.status_code == 200, r.text
+    t = r.json()
+    assert t["view_seat"] == seat
+    assert [len(h) for h in t["hands"]] == [len(pos.held[s]) if s == seat else 0 for s in range(5)]
+    assert t["hidden"] == [0 if s == seat else len(pos.held[s]) for s in range(5)]
+    assert t["outside"][0]["cards"] == [] and t["outside"][0]["hidden"] == 3    # garde sans: unseen
+    assert t["legal"] == ([] if pos.to_play != seat else t["legal"])
+    if pos.contract.called in seat_knowledge(pos, seat).hidden:
+        assert t["won"] is None and t["camps"][pos.contract.partner] is None
+        assert t["roles"][pos.contract.partner] == "defender or partner"
+        assert "held by seat" not in t["contract"]
+    every = http.post("/api/table", json={"position": obj}).json()
+    assert "view_seat" not in every and all(every["hands"])
+    bad = http.post("/api/table", json={"position": obj, "seat": 5})
+    assert bad.status_code == 422 and bad.json()["field"] == "seat"
