@@ -126,8 +126,10 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
              f"value: {value_meaning(pos)}; seat {seat} wants it {want}"]
     if advice["status"] != "ok":
         why = {"time": "the time limit", "cancel": "Ctrl-C"}.get(advice.get("stopped_by"), "a limit")
+        begun = advice["solved"] + advice["limited"]
         lines.append(f"stopped by {why}: {advice['solved']} draws solved, {advice['limited']} "
-                     f"stopped (their proven bounds count in low..high)")
+                     f"stopped (their proven bounds count in low..high), "
+                     f"{advice['samples'] - begun} not begun")
     if advice["recommended"] is not None:
         top = advice["cards"][0]
         text = f"play {cards_text(advice['best'], ascii)}"
@@ -137,6 +139,8 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
                      f"draws")
             if top.get("made") is not None:
                 text += f", contract made in {_pct(top['made'])}"
+        else:
+            text += f" (by its proven bounds {top['low']:.1f}..{top['high']:.1f}: no draw was solved)"
         lines.append(text)
         if advice.get("value") is not None:
             lines.append(f"with every card seen (double dummy) the draws are worth "
