@@ -15,41 +15,28 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import TT_MB_DEFAULT, whole_number
+    from atout import options
+
+    from .cli import (add_time_limit_option, add_tt_mb_option, add_workers_option, checked,
+                      whole_number)
 
     p = sub.add_parser("advise", help="the best card from what the seat to play could know "
                                       "(sampled deals, each solved double dummy)")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     p.add_argument("--seat", type=whole_number(0), metavar="S",
                    help="the seat advised; it must be the seat to play (default: the seat to play)")
-    p.add_argument("--samples", type=_samples, default=None, metavar="N",
-                   help="deals to draw and solve (default 100)")
-    p.add_argument("--seed", type=whole_number(0), metavar="K",
+    p.add_argument("--samples", type=checked(options.samples, int), metavar="N",
+                   help=f"deals to draw and solve, 1 to {options.MAX_SAMPLES} (default 100)")
+    p.add_argument("--seed", type=checked(options.seed, int), metavar="K",
                    help="seed of the draws: the same seed, the same deals (default: a new one, "
                         "printed in the result)")
-    p.add_argument("--time-limit", type=positive_float, metavar="T",
-                   help="stop each position's advice after T seconds: draws solved so far, and "
-                        "the proven bounds of those stopped (status limit)")
-    p.add_argument("--workers", type=positive_int, metavar="N",
-                   help="searches side by side, one per core (default: every core)")
-    p.add_argument("--tt-mb", type=positive_int, metavar="M",
-                   help=f"transposition table of each search in MB {TT_MB_DEFAULT}")
+    add_time_limit_option(p, "stop each position's advice after S seconds: draws solved so "
+                             "far, and the proven bounds of those stopped (status limit)")
+    add_workers_option(p, "searches side by side, one per core (default: every core)")
+    add_tt_mb_option(p, "transposition table of each search in MB")
     p.add_argument("--text", action="store_true", help="the advice in words")
     p.add_argument("--ascii", action="store_true", help="with --text: suits as letters, no symbols")
     p.set_defaults(run=run)
-
-
-def _samples(text: str) -> int:
-    import argparse
-
-    from atout.solver.advise import MAX_SAMPLES
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= n <= MAX_SAMPLES:
-        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_SAMPLES}")
-    return n
 
 
 def run(args) -> int:
@@ -82,11 +69,13 @@ def run(args) -> int:
             except MemoryError as e:
                 bad += 1
                 emit_error(rec, PositionError("tt_mb", str(e) or "out of memory"))
+                searches.step()
                 continue
             except Exception as e:  # a bug must not cost the user the other positions
                 bad += 1
                 emit_error(rec, PositionError("position", f"internal error ({type(e).__name__}: {e}); "
                                                           "please report this position"))
+                searches.step()
                 continue
             searches.close() if searches.interrupted else searches.step()
             obj = advice.to_json()
@@ -116,7 +105,9 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
     a table of every card."""
     from atout.text import card_text, cards_text, contract_text, roles, value_meaning
 
-    label = advice.get("id") if advice.get("id") is not None else "(no id)"
+    from atout.printable import printable
+
+    label = printable(str(advice["id"])) if advice.get("id") is not None else "(no id)"
     seat = advice["seat"]
     role = roles(pos)[seat]
     want = "high" if advice["maximizing"] else "low"

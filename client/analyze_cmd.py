@@ -12,7 +12,10 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import add_threads_option, add_time_limit_option, add_tt_mb_option, whole_number
+    from atout import options
+
+    from .cli import (add_threads_option, add_time_limit_option, add_tt_mb_option,
+                      add_workers_option, checked, whole_number)
 
     p = sub.add_parser("analyze", help="analyse played deals card by card, double dummy")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
@@ -32,13 +35,12 @@ def add_parser(sub, positive_float, positive_int) -> None:
                                               "(as atout advise)")
     sd.add_argument("--single-dummy", action="store_true",
                     help="add each card's cost against the single-dummy best card")
-    sd.add_argument("--samples", type=positive_int, metavar="N",
-                    help="deals drawn for each card (default 100)")
-    sd.add_argument("--seed", type=whole_number(0), metavar="K",
+    sd.add_argument("--samples", type=checked(options.samples, int), metavar="N",
+                    help=f"deals drawn for each card, 1 to {options.MAX_SAMPLES} (default 100)")
+    sd.add_argument("--seed", type=checked(options.seed, int), metavar="K",
                     help="seed of the draws (card i draws with K + i; default: a new one, "
                          "printed)")
-    sd.add_argument("--workers", type=positive_int, metavar="N",
-                    help="searches side by side for the draws (default: every core)")
+    add_workers_option(sd, "searches side by side for the draws (default: every core)")
     p.set_defaults(run=run)
 
 

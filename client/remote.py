@@ -100,14 +100,11 @@ def _read(path: str, what: str) -> bytes:
 
 
 def _advice_options(request, samples, seed, time_limit) -> None:
+    """An advice's options through atout.options' checks (a PositionError names the field)."""
     if samples is not None:
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ValueError("samples must be a whole number from 1")
-        request.samples = samples
+        request.samples = options.samples(samples)
     if seed is not None:
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-            raise ValueError("seed must be a whole number from 0 to 2**64 - 1")
-        request.seed = seed
+        request.seed = options.seed(seed)
     _limits(request, time_limit, None)
 
 
@@ -200,7 +197,7 @@ class Client:
             request.seat = seat
         _advice_options(request, samples, seed, time_limit)
         try:
-            reply = self.stub.Advise(request, timeout=timeout)
+            reply = self.stub.Advise(request, timeout=timeout, metadata=self.metadata)
         except grpc.RpcError as e:
             raise _error(e) from None
         return convert.advice_object(reply)
@@ -217,7 +214,7 @@ class Client:
             except PositionError as e:
                 raise PositionError(f"positions[{i}].{e.field}", e.reason) from None
         _advice_options(request, samples, seed, time_limit)
-        stream = self.stub.AdviseBatch(request, timeout=timeout)
+        stream = self.stub.AdviseBatch(request, timeout=timeout, metadata=self.metadata)
         try:
             for reply in stream:
                 yield reply.index, convert.advice_object(reply.advice)

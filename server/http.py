@@ -360,7 +360,7 @@ class HttpApi:
         async def work(request, obj):
             _check_keys(obj, ("position", "seat"))
             _, pos = _position(obj)
-            seat = _number(obj, "seat", None, 0, pos.seats - 1, whole=True)
+            seat = _option(obj, "seat", None, options.seat, pos.seats)
             return table(pos, seat)
         return await self._answer(request, work)
 
@@ -423,7 +423,8 @@ class HttpApi:
     async def _advice(self, raw: dict, **settings) -> tuple:
         """An advice on the pool, answered as a worker answers (``_search`` reads it)."""
         try:
-            advice = await advise_on_pool(self.pool, raw, tt_mb=self.tt_mb, **settings)
+            advice = await advise_on_pool(self.pool, raw, tt_mb=self.limits.tt_mb(self.tt_mb, raw),
+                                          **settings)
         except PositionError as e:
             return ("failed", None, "invalid", e.field, e.reason)
         except AdviceFailed as e:

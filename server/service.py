@@ -164,11 +164,7 @@ class SolverService(pb_grpc.SolverServicer):
         tasks: list[asyncio.Task] = []
         try:
             call = self._begin("SolveBatch", f"{len(request.positions)}-positions", context)
-            most = self.limits.max_positions
-            if most is not None and len(request.positions) > most:
-                raise _invalid([("positions", f"at most {most} positions in one call "
-                                              f"(this server's --max-positions), not "
-                                              f"{len(request.positions)}")])
+            _check_positions(self.limits, request)
             _check_limits(request)
             loop = asyncio.get_running_loop()
             objs, violations = await loop.run_in_executor(None, _positions, request.positions)
@@ -208,7 +204,8 @@ class SolverService(pb_grpc.SolverServicer):
         call = None
         tasks: list[asyncio.Task] = []
         try:
-            call = self._begin("AdviseBatch", f"{len(request.positions)}-positions")
+            call = self._begin("AdviseBatch", f"{len(request.positions)}-positions", context)
+            _check_positions(self.limits, request)
             _check_limits(request)
             loop = asyncio.get_running_loop()
             objs, violations = await loop.run_in_executor(None, _positions, request.positions)
@@ -240,7 +237,7 @@ class SolverService(pb_grpc.SolverServicer):
     async def _advise(self, context, obj: dict, request, seat, prefix: str, turns=None):
         """The advice for ``obj`` within the call's deadline (its draws on the pool)."""
         _check_limits(request)
-        time_limit, by_deadline = request.time_limit or None, False
+        time_limit, by_deadline = self.limits.time_limit(request.time_limit or None), False
         remaining = context.time_remaining()
         if remaining is not None:
             budget = remaining - DEADLINE_MARGIN
@@ -250,13 +247,16 @@ class SolverService(pb_grpc.SolverServicer):
                 time_limit, by_deadline = budget, True
         seed = request.seed if request.HasField("seed") else None
         try:
-            advice = await advise_on_pool(self.pool, obj, seat=seat, samples=request.samples or DEFAULT_SAMPLES,
-                                          seed=seed, time_limit=time_limit, tt_mb=self.tt_mb,
-                                          turns=turns)
+            advice = await advise_on_pool(self.pool, obj, seat=seat,
+                                          samples=request.samples or DEFAULT_SAMPLES, seed=seed,
+                                          time_limit=time_limit,
+                                          tt_mb=self.limits.tt_mb(self.tt_mb, obj), turns=turns)
         except PositionError as e:
             raise _invalid([(prefix + e.field, e.reason)]) from None
         except WorkerDied as e:
             raise Refusal(grpc.StatusCode.INTERNAL, str(e)) from None
+        except Busy as e:
+            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
         except AdviceFailed as e:
             raise Refusal(grpc.StatusCode.INTERNAL, e.reason) from None
         if advice.status == "limit" and by_deadline:
@@ -332,6 +332,15 @@ def _positions(msgs) -> tuple[list[dict], list[tuple[str, str]]]:
         except Refusal as e:
             violations.extend(e.violations)
     return objs, violations
+
+
+def _check_positions(limits: Limits, request) -> None:
+    """A batch holds at most the operator's ``--max-positions``."""
+    most = limits.max_positions
+    if most is not None and len(request.positions) > most:
+        raise _invalid([("positions", f"at most {most} positions in one call "
+                                      f"(this server's --max-positions), not "
+                                      f"{len(request.positions)}")])
 
 
 def _check_limits(request) -> None:

@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from atout import options
 from atout.cards import EXCUSE, token
 from atout.contract import DECLARER_CAMP
 from atout.errors import PositionError
@@ -45,8 +46,7 @@ __all__ = ["Advice", "Draws", "advise", "aggregate", "check", "draw", "made", "s
            "default_workers", "DEFAULT_SAMPLES"]
 
 DEFAULT_SAMPLES = 100
-#: more draws than this are refused: the answer would not change, the wait would
-MAX_SAMPLES = 100_000
+MAX_SAMPLES = options.MAX_SAMPLES
 
 
 def default_workers() -> int:
@@ -185,29 +185,26 @@ def _number(n):
 
 def check(position, *, seat=None, samples=DEFAULT_SAMPLES, time_limit=None, workers=None,
           tt_mb=None, seed=None) -> Position:
-    """The position of an advice request, checked: a PositionError names the field."""
+    """The position of an advice request and its options, checked (through
+    :mod:`atout.options`, as every interface checks them): a PositionError names the field."""
     if not isinstance(position, Position):
         position = parse_position(position)
     if position.is_finished:
         raise PositionError("played", "the deal is finished: no card left to advise on")
     if seat is not None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < position.seats:
-            raise PositionError("seat", f"must be a seat number 0..{position.seats - 1}")
+        seat = options.seat(seat, position.seats)
         if seat != position.to_play:
             raise PositionError("seat", f"seat {seat} is not to play (seat {position.to_play} is): "
                                         "advice is for the seat to play, from its own view")
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise PositionError("samples", f"must be a whole number from 1 to {MAX_SAMPLES}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                             or not 0 <= seed < 2 ** 64):
-        raise PositionError("seed", "must be a whole number from 0 to 2**64 - 1")
-    if time_limit is not None and not time_limit > 0:
-        raise PositionError("time_limit", "must be greater than 0")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or not 1 <= workers <= 256):
-        raise PositionError("workers", "must be a whole number from 1 to 256")
-    if tt_mb is not None and (isinstance(tt_mb, bool) or int(tt_mb) != tt_mb or tt_mb <= 0):
-        raise PositionError("tt_mb", "must be a positive whole number")
+    options.samples(samples)
+    if seed is not None:
+        options.seed(seed)    # draw() seeds with int(seed): 7.0 from JSON draws as 7
+    if time_limit is not None:
+        options.time_limit(time_limit)
+    if workers is not None:
+        options.workers(workers)
+    if tt_mb is not None:
+        options.tt_mb(tt_mb)
     return position
 
 
@@ -229,8 +226,8 @@ def draw(position: Position, samples: int, seed: int | None = None) -> Draws:
     """``samples`` deals the seat to play of ``position`` (checked) cannot tell from the
     true one, drawn uniformly with ``seed`` (None: a new seed); a deal drawn twice is kept
     once, with its weight."""
-    if seed is None:
-        seed = random.SystemRandom().randrange(2 ** 32)
+    seed = random.SystemRandom().randrange(2 ** 32) if seed is None else int(seed)
+    samples = int(samples)
     seat = position.to_play
     sampler = Sampler(seat_knowledge(position, seat))
     draws = Draws(position, seat, seed, samples, sampler.count(), {}, {})

@@ -24,6 +24,7 @@ import time
 from typing import Any
 
 from atout.cards import token
+from atout.options import MAX_SEED
 from atout.position import Position, parse_position
 
 from .advise import DEFAULT_SAMPLES, advise
@@ -65,7 +66,7 @@ def analyze_single_dummy(position: Any, *, start: int = 0, samples: int = DEFAUL
                          tt_mb: int | None = None, cancel: Cancel | None = None) -> dict:
     """The report of :func:`~atout.solver.analyze.analyze` with each card also judged from
     its player's view (see the module).  ``samples`` and ``seed``: the draws of each
-    position (card ``index`` draws with seed ``seed + index``); ``workers``: searches side
+    position (card ``index`` draws with seed ``seed + index``, modulo 2**64); ``workers``: searches side
     by side for the draws; ``threads``: threads of the double-dummy searches.
     ``time_limit`` bounds the whole: when it runs out (or ``cancel`` is set),
     :class:`~atout.solver.analyze.AnalysisLimit` is raised with the report of the cards
@@ -88,7 +89,7 @@ def analyze_single_dummy(position: Any, *, start: int = 0, samples: int = DEFAUL
         at = Position(position.game, position.hands, position.first, position.contract, position.id)
         for c in played[:play["index"]]:
             at.play(c)
-        sd, complete = judge(at, play["card"], samples=samples, seed=seed + play["index"],
+        sd, complete = judge(at, play["card"], samples=samples, seed=(seed + play["index"]) % (MAX_SEED + 1),
                              time_limit=left, workers=workers, tt_mb=tt_mb, cancel=cancel)
         if not complete:
             break          # stopped part-way: this card is not judged on all its draws
