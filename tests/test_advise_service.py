@@ -14,6 +14,10 @@ import grpc
 import pytest
 
 from atout.client import Client, InvalidPositionError, ServiceError
+from atout.client.remote import _error
+from atout.errors import PositionError
+from atout.proto import convert
+from atout.proto.v1 import solver_pb2 as pb
 from atout.position import parse_position
 from atout.solver.advise import advise
 from deals import GAMES, random_endgame
@@ -87,9 +91,16 @@ def test_grpc_advise_refusals(server):
     with pytest.raises(InvalidPositionError) as e:
         server.advise(finished, timeout=30)
     assert e.value.field == "played"
-    with pytest.raises(InvalidPositionError) as e:
+    with pytest.raises(PositionError) as e:     # the client's own check
         server.advise(obj, samples=10 ** 6, timeout=30)
-    assert e.value.field == "samples"
+    assert e.value.field == "samples" and not isinstance(e.value, ServiceError)
+    position = convert.position_message(obj)     # and the server's, sent raw
+    for request, field in [(pb.AdviseRequest(position=position, samples=10 ** 6), "samples"),
+                           (pb.AdviseRequest(position=position, seat=seats), "seat"),
+                           (pb.AdviseRequest(position=position, time_limit=-1), "time_limit")]:
+        with pytest.raises(grpc.RpcError) as raw:
+            server.stub.Advise(request, timeout=30)
+        assert _error(raw.value).field == field
     bad = dict(obj, hands=obj["hands"][:-1])
     with pytest.raises(InvalidPositionError) as e:
         list(server.advise_batch([obj, bad], timeout=30))

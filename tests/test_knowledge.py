@@ -68,7 +68,7 @@ def test_legality_is_card_by_card(game, bid):
     alone: so what a card played reveals is a set of cards its player did not hold."""
     rng = random.Random(f"legal-{game}-{bid}")
     checked = 0
-    for _ in range(60):
+    for _ in range(25):
         pos = parse_position(random_endgame(rng, game, rng.randrange(1, 10), bid=bid,
                                             partial=rng.random() < 0.7))
         rules, trick, no = pos.rules, pos.trick, pos.trick_no
@@ -82,7 +82,7 @@ def test_legality_is_card_by_card(game, bid):
                 alone = all(c in legal_cards(rules, {c, x}, trick, no) for x in hand if x != c)
                 assert (c in legal) == alone, (game, bid, tokens(hand), token(c))
                 checked += 1
-    assert checked > 500
+    assert checked > 200
 
 
 # -- every drawn deal is consistent ---------------------------------------------------------------
@@ -93,7 +93,7 @@ def test_drawn_deals_are_consistent(game, bid):
     and every drawn deal is valid and looks the same to the seat."""
     rng = random.Random(f"consistent-{game}-{bid}")
     deals = 0
-    for i in range(40 if game != "at4" else 12):
+    for i in range(10 if game != "at4" else 4):
         obj = random_endgame(rng, game, rng.randrange(1, 19 if game == "fr3" else 13), bid=bid,
                              partial=rng.random() < 0.5)
         pos = parse_position(obj)
@@ -103,20 +103,21 @@ def test_drawn_deals_are_consistent(game, bid):
             seen = view(pos, seat)
             sampler = Sampler(k)
             assert sampler.count() >= 1
-            for sample in sampler.positions(rng, 2):
+            for sample in sampler.positions(rng, 1):
                 drawn = parse_position(sample)
                 assert view(drawn, seat) == seen, (obj, seat, sample)
                 deals += 1
-    assert deals >= 48
+    assert deals >= 16
 
 
-#: random played deals per game in the broad test; ATOUT_SIM_SCALE=10 runs ten times as many
-BROAD = int(1000 * float(os.environ.get("ATOUT_SIM_SCALE", "1")))
+#: random played deals per game in the broad test (a few seconds in all: CI runs the whole
+#: suite in minutes); ATOUT_SIM_SCALE=10 runs ten times as many, thousands per game (a soak)
+BROAD = int(200 * float(os.environ.get("ATOUT_SIM_SCALE", "1")))
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_thousands_of_deals_every_game(game):
-    """The same, broadly: a thousand random played deals of each game, every contract,
+    """The same, broadly: many random played deals of each game (BROAD), every contract,
     random stages and seats, one drawn deal each."""
     rng = random.Random(f"thousands-{game}")
     bids = BIDS[game] or (None,)
@@ -139,12 +140,12 @@ def _small_positions():
     wanted = {(g, b): 0 for g, b in CONTRACTS}
     for _ in range(3000):
         game, bid = rng.choice(CONTRACTS)
-        if wanted[(game, bid)] >= (1 if game == "at4" else 2):
+        if wanted[(game, bid)] >= 1:
             continue
         tricks = 1 if game in ("fr4", "fr5", "at4") else 2
         pos = parse_position(random_endgame(rng, game, tricks, bid=bid, partial=rng.random() < 0.6))
         seat = rng.randrange(pos.seats)
-        if 20 <= ways(pos, seat) <= 1500:
+        if 20 <= ways(pos, seat) <= 500:
             found.append((pos, seat))
             wanted[(game, bid)] += 1
     return found
