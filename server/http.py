@@ -407,10 +407,11 @@ class HttpApi:
     async def advise(self, request: Request) -> Response:
         async def work(request, obj):
             _check_keys(obj, ("position", "seat", "samples", "seed", "time_limit", "slot"))
-            raw, _ = _position(obj)
+            raw, pos = _position(obj)
             time_limit = self._time_limit(obj)
-            job = self._advice(raw, seat=obj.get("seat"),
-                               samples=obj.get("samples", DEFAULT_SAMPLES), seed=obj.get("seed"),
+            job = self._advice(raw, seat=_option(obj, "seat", None, options.seat, pos.seats),
+                               samples=_option(obj, "samples", DEFAULT_SAMPLES, options.samples),
+                               seed=_option(obj, "seed", None, options.seed),
                                time_limit=time_limit)
             _, _, status, _, advice = await self._search(request, _slot(obj), "advise", raw, {},
                                                          job=job)

@@ -144,6 +144,21 @@ def test_http_advise_bad_input(http, change, field):
     assert r.status_code == 422 and r.json()["field"] == field, r.text
 
 
+def test_http_advise_refuses_a_seat_not_to_play_and_a_finished_deal(http):
+    obj = _positions(1)[0]
+    seats = len(obj["hands"])
+    other = (parse_position(obj).to_play + 1) % seats
+    r = http.post("/api/advise", json={"position": obj, "seat": other})
+    assert r.status_code == 422 and r.json()["field"] == "seat" and "not to play" in r.text
+    finished = random_endgame(random.Random(1), "fr4", 0)
+    r = http.post("/api/advise", json={"position": finished})
+    assert r.status_code == 422 and r.json()["field"] == "played"
+    # null is "not given", as for every field: the defaults
+    r = http.post("/api/advise", json={"position": obj, "seat": None, "samples": 3,
+                                       "seed": None, "time_limit": None})
+    assert r.status_code == 200 and r.json()["samples"] == 3
+
+
 def test_http_advise_limit(http):
     whole = random_endgame(random.Random(2), "fr4", 18)
     r = http.post("/api/advise", json={"position": whole, "samples": 2, "seed": 1, "time_limit": 0.2})
