@@ -103,6 +103,7 @@ def _num(x) -> str:
 def render(pos, advice: dict, ascii: bool = False) -> str:
     """The advice in words: who is advised, from how many draws, the recommended card and
     a table of every card."""
+    from atout.knowledge import seat_knowledge
     from atout.text import card_text, cards_text, contract_text, roles, value_meaning
 
     from atout.printable import printable
@@ -111,7 +112,10 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
     seat = advice["seat"]
     role = roles(pos)[seat]
     want = "high" if advice["maximizing"] else "low"
-    lines = [f"{label}: {contract_text(pos, ascii)}",
+    called = pos.contract.called
+    # the seat's own view: who holds the called card only once it can know
+    partner_known = called is None or called not in seat_knowledge(pos, seat).hidden
+    lines = [f"{label}: {contract_text(pos, ascii, partner_known)}",
              f"seat {seat} ({role}) to play, from what it can see: {advice['samples']} deals "
              f"drawn (seed {advice['seed']}) among {advice['deals']:,} it cannot tell apart",
              f"value: {value_meaning(pos)}; seat {seat} wants it {want}"]

@@ -264,3 +264,22 @@ def test_cli_analyze_single_dummy(tmp_path):
     assert text.returncode == 0 and "sd cost" in text.stdout and "sd mistakes" in text.stdout
     usage = _atout("analyze", str(path), "--samples", "5")
     assert usage.returncode == 2 and "--single-dummy" in usage.stderr
+
+
+def test_text_keeps_the_partner_hidden_until_the_seat_can_know():
+    """--text writes the contract as the seat to play sees it: while the called card is
+    hidden from it, neither "partner: seat N" nor "alone"."""
+    from atout.client.advise_cmd import render
+    from atout.knowledge import seat_knowledge
+    from atout.text import contract_text
+    rng = random.Random("text-partner")
+    checked = 0
+    while checked < 3:
+        pos = parse_position(random_endgame(rng, "fr5", 3))
+        if pos.contract.called not in seat_knowledge(pos, pos.to_play).hidden:
+            continue
+        text = render(pos, advise(pos, samples=1, seed=1).to_json(), ascii=True)
+        head = text.splitlines()[0]
+        assert "partner" not in head and "alone" not in head, head
+        assert "partner" in contract_text(pos) or "alone" in contract_text(pos)  # all seen
+        checked += 1
