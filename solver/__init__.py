@@ -37,10 +37,11 @@ TT_MB_BY_CARDS = ((56, 4096), (48, 256), (44, 64), (0, 16))   # (from cards in p
 BIG_TT_MB = TT_MB_BY_CARDS[0][1]
 STATUS_OK, STATUS_LIMIT = "ok", "limit"
 #: How the threads of one search start, for testing the parallel search: (help_after,
-#: defer_tricks) as ``Engine.set_threads`` takes them; None for the engine's own (the
-#: helpers join a search once it has run 2^15 nodes alone).  The tests set (0, 0), so
-#: that the smallest search runs on every thread and shares every node's cards.
-THREAD_TUNING: tuple[int, int] | None = None
+#: defer_tricks, young) as ``Engine.set_threads`` takes them; None for the engine's own
+#: (the helpers join a search once it has run 2^15 nodes alone).  The tests set
+#: (0, 0, 1), so that the smallest search runs on every thread and shares every node's
+#: cards from its second on.
+THREAD_TUNING: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -180,7 +181,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
 
 def set_threads(engine: Engine, threads: int) -> None:
     """``engine`` searches on ``threads`` threads (THREAD_TUNING applied)."""
-    engine.set_threads(threads, *(THREAD_TUNING or (-1, -1)))
+    engine.set_threads(threads, *(THREAD_TUNING or ()))
 
 
 def check_threads(threads) -> None:
