@@ -207,7 +207,7 @@ cdef class Engine:
         it (-1: the default, HELP_AFTER); ``defer_tricks``: the nodes with this many tricks
         left or more share out their cards (-1: DEFER_TRICKS); ``young``: a node's first
         this many cards are searched by every thread that comes, never put off (-1:
-        YOUNG_BROTHERS).  All three are for measuring and testing the parallel search
+        two on up to four threads, one on more).  All three are for measuring and testing the parallel search
         (docs/search.md, "Threads")."""
         cdef int i
         if not 1 <= threads <= MAXTHREADS:
@@ -230,7 +230,9 @@ cdef class Engine:
             self.team.busy_mask = BUSY_SLOTS - 1
             self.team.threads = threads
             self.team.defer_tricks = DEFER_TRICKS if defer_tricks < 0 else defer_tricks
-            self.team.young = YOUNG_BROTHERS if young < 0 else max(young, 1)
+            if young < 0:
+                young = YOUNG_BROTHERS if threads <= FEW_THREADS else 1
+            self.team.young = max(young, 1)
             self.ctx.share_tricks = self.team.defer_tricks
         self.team.help_after = HELP_AFTER if help_after < 0 else help_after
 

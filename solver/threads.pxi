@@ -31,11 +31,15 @@
 DEF MAXTHREADS = 256
 DEF HELP_AFTER = 1 << 15         # nodes a search runs alone before the helpers join
 DEF DEFER_TRICKS = 3             # nodes with this many tricks left or more share their cards
-# A node's first two cards are searched by every thread that comes: after the first card
-# failed, the second still answers often, and a thread sent to the third meanwhile works
-# for nothing (two threads, 16 12-trick fr4 positions: 1.35-1.47x the nodes of one when
-# the second card was shared out too, 1.12-1.19x with it kept; docs/search.md, "Threads")
+# On up to FEW_THREADS threads a node's first two cards are searched by every thread that
+# comes: after the first card failed, the second still answers often, and a thread sent
+# to the third meanwhile is a large share of the machine working for nothing (two
+# threads, 16 12-trick fr4 positions: 1.42-1.44x the nodes of one when the second card was
+# shared out too, 1.12-1.13x with it kept).  On more threads only the first: many threads
+# waiting on two cards pile into one subtree (16 threads, six 12-trick fr4 positions:
+# 1.44x the nodes with two kept, 1.06x with one; docs/search.md, "Threads")
 DEF YOUNG_BROTHERS = 2
+DEF FEW_THREADS = 4
 DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each; cleared when helpers join)
 DEF COUNT = (1 << 9) - 1         # a busy mark's threads searching the position,
 DEF DONE = 1 << 9                # and whether one has finished it
