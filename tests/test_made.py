@@ -1,0 +1,69 @@
+"""The contract question: ``made_threshold`` against the rules engine's own outcome, and
+the ``made`` of every solve result against the exact value."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from atout.cards import EXCUSE
+from atout.contract import DECLARER_CAMP
+from atout.games import AT4_BIDS
+from atout.position import parse_position
+from atout.scoring import made_threshold
+
+from deals import (GAMES, keep_policy, mixed_policy, random_finished, slam_policy,
+                   uniform_policy)
+
+FR_BIDS = ("prise", "garde", "garde_sans", "garde_contre")
+#: every contract family of every game: (game, options of random_position)
+CONTRACTS = ([(g, {"bid": b}) for g in ("fr4", "fr3", "fr5") for b in FR_BIDS]
+             + [(g, {"bid": b, "chelem": True}) for g in ("fr4", "fr5") for b in ("prise", "garde_contre")]
+             + [("fr5", {"called_where": w}) for w in ("partner", "taker", "dog")]
+             + [("priest5", {"alone": a}) for a in (False, True)]
+             + [("at4", {"bid": b}) for b in AT4_BIDS]
+             + [("at4", {"bid": "solorufer", "counting": "standard", "objective": "contract"}),
+                ("at4", {"bid": "dreier", "objective": "volat"})])
+#: random play, one camp taking everything, the Narr/Excuse kept to the end (priest5's 66)
+POLICY = mixed_policy(uniform_policy, slam_policy(0, 0.8), slam_policy(1, 0.8),
+                      keep_policy(["EX"]))
+
+
+@pytest.mark.parametrize("game,options", CONTRACTS,
+                         ids=[f"{g}-{'-'.join(str(v) for v in o.values())}" for g, o in CONTRACTS])
+def test_made_is_the_value_from_the_threshold_on(game, options):
+    rng = random.Random(f"made-{game}-{options}")
+    for _ in range(80):
+        pos = parse_position(random_finished(rng, game, policy=POLICY, **options))
+        out = pos.outcome()
+        t = made_threshold(pos.contract, pos.hands)
+        if pos.contract.bid == "trischaken":
+            assert t is None and "made" not in out
+            continue
+        assert out["made"] == (out["value"] >= t), (out, t)
+
+
+def test_the_thresholds_edge_cases_are_met():
+    """Where the threshold is not the obvious one, deals on both sides of it: a French
+    contract made with an announced chelem failed (a negative score), and a 33:33
+    Priestertarock tie, for each party holding the Narr."""
+    rng = random.Random("made-edges")
+    made_negative = 0
+    for _ in range(200):
+        pos = parse_position(random_finished(rng, "fr4", "prise", chelem=True, policy=POLICY))
+        out = pos.outcome()
+        assert out["made"] == (out["value"] >= made_threshold(pos.contract, pos.hands))
+        made_negative += out["made"] and out["value"] < 1
+    assert made_negative
+    ties = set()
+    for _ in range(3000):
+        pos = parse_position(random_finished(rng, "priest5", policy=keep_policy(["EX"])))
+        out = pos.outcome()
+        if out["value"] == 0:
+            holder = next(s for s, h in enumerate(pos.hands) if EXCUSE in h)
+            ties.add(pos.contract.camp[holder] == DECLARER_CAMP)
+            assert out["made"] == (0 >= made_threshold(pos.contract, pos.hands))
+        if len(ties) == 2:
+            break
+    assert ties == {True, False}
