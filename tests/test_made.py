@@ -3,7 +3,9 @@ the ``made`` of every solve result against the exact value."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,9 +14,13 @@ from atout.contract import DECLARER_CAMP
 from atout.games import AT4_BIDS
 from atout.position import parse_position
 from atout.scoring import made_threshold
+from atout.solver import made_of, solve
 
-from deals import (GAMES, keep_policy, mixed_policy, random_finished, slam_policy,
-                   uniform_policy)
+from deals import (GAMES, keep_policy, mixed_policy, random_endgame, random_finished,
+                   slam_policy, uniform_policy)
+
+TT = 8  # MB
+DATA = Path(__file__).resolve().parent / "data"
 
 FR_BIDS = ("prise", "garde", "garde_sans", "garde_contre")
 #: every contract family of every game: (game, options of random_position)
@@ -67,3 +73,49 @@ def test_the_thresholds_edge_cases_are_met():
         if len(ties) == 2:
             break
     assert ties == {True, False}
+
+
+# -- solve ------------------------------------------------------------------------------------
+
+SOLVE_CASES = [(g, {}) for g in GAMES] + [("at4", {"bid": "trischaken"}),
+                                          ("at4", {"bid": "solorufer"}),
+                                          ("fr4", {"bid": "prise", "chelem": True})]
+
+
+@pytest.mark.parametrize("game,options", SOLVE_CASES,
+                         ids=[f"{g}-{o.get('bid', '')}" for g, o in SOLVE_CASES])
+def test_every_solve_result_says_whether_the_contract_is_made(game, options):
+    """``made`` is the exact value's verdict; a search a node limit stops says it only
+    where its bounds prove it."""
+    rng = random.Random(f"made-solve-{game}-{options}")
+    limited = 0
+    for i in range(5):
+        obj = random_endgame(rng, game, 7, partial=bool(i % 2), **options)
+        pos = parse_position(obj)
+        t = made_threshold(pos.contract, pos.hands)
+        r = solve(obj, tt_mb=TT)
+        assert r.made == (None if t is None else r.value >= t)
+        assert r.to_json()["made"] is r.made
+        for limit in (1024, 4096):
+            stopped = solve(obj, node_limit=limit, tt_mb=TT, all_cards=bool(i % 2))
+            if stopped.status == "ok":
+                continue
+            limited += 1
+            lo, hi = stopped.bounds
+            assert lo <= r.value <= hi
+            assert stopped.made in (None, r.made)
+            assert stopped.made == made_of(lo, hi, t)
+    end = parse_position(random_finished(rng, game, **options))
+    assert solve(end).made == end.outcome().get("made")
+    assert limited
+
+
+def test_the_contract_question_comes_before_the_value():
+    """A whole fr4 deal: its value is far out of reach of two million nodes, but that the
+    taker goes down is proven well within them."""
+    obj = json.loads((DATA / "played.jsonl").read_text().splitlines()[0])
+    obj["played"] = []
+    r = solve(obj, node_limit=1 << 21, tt_mb=64)
+    assert r.status == "limit" and r.value is None
+    assert r.made is False and r.bounds[1] < 1
+    assert r.to_json()["made"] is False
