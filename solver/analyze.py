@@ -81,7 +81,8 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
     ``bounds_before`` / ``bounds_after`` ([low, high], proven; ``start_bounds`` for
     ``start_value``); a cost not exact is None with ``cost_bounds``, and a seat's total
     likewise; ``best`` is None where the optimal cards were not found; ``stopped_by``
-    (``time`` or ``cancel``) is there only when some value is not exact.
+    (``time`` or ``cancel``) is there only when some value is not exact or some ``best``
+    not found.
     """
     if not isinstance(position, Position):
         position = parse_position(position)
@@ -308,6 +309,7 @@ def _report(position: Position, start: int, line: PlayedLine, seats: list[int],
         report["start_bounds"] = list(line.bounds(start))
     report.update({"made": line.made(start), "plays": plays, "seats": summary,
                    "outcome": position.outcome() if position.is_finished else None})
-    if any(line.exact(i) is None for i in range(start, len(played) + 1)):
+    if any(line.exact(i) is None for i in range(start, len(played) + 1)) or \
+            any(p["best"] is None for p in plays):
         report["stopped_by"] = "cancel" if _cancelled(cancel) else "time"
     return report
