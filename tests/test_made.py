@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from atout.games import AT4_BIDS
 from atout.position import parse_position
 from atout.scoring import made_threshold
 from atout.solver import made_of, solve
+from atout.text import describe_result
 
 from deals import (GAMES, keep_policy, mixed_policy, random_endgame, random_finished,
                    slam_policy, uniform_policy)
@@ -119,3 +122,20 @@ def test_the_contract_question_comes_before_the_value():
     assert r.status == "limit" and r.value is None
     assert r.made is False and r.bounds[1] < 1
     assert r.to_json()["made"] is False
+
+
+def test_solve_text_says_what_is_proven_of_the_contract():
+    obj = json.loads((DATA / "played.jsonl").read_text().splitlines()[0])
+    obj["played"] = []
+    main = "import sys; from atout.client.cli import main; sys.exit(main())"
+    r = subprocess.run([sys.executable, "-c", main, "solve", "--text", "--ascii", "--threads", "1",
+                        "--node-limit", str(1 << 21), "--tt-mb", "64"],
+                       input=json.dumps(obj) + "\n", capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "stopped by the node limit" in r.stdout
+    assert "proven: the taker's camp goes down with best play" in r.stdout
+    pos = parse_position(obj)
+    for made, words in ((True, "makes its contract"), (None, "not proven whether")):
+        text = describe_result(pos, {"id": 1, "status": "limit", "bounds": [-10, 10],
+                                     "made": made, "stopped_by": "time", "to_play": 0})
+        assert words in text
