@@ -119,7 +119,8 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     """A readable trick-by-trick table of one analysis.  Cards are numbered as ``--start``
     and the JSON's ``index`` number them: from 0, in the order played.  A value or cost
     not solved shows as its proven range (``-474…-330``); then a column says whether the
-    contract is made after each card.  Decisive cards are marked."""
+    contract is made after each card, and decisive cards are marked (an exact table leaves
+    both out: its values say it, and it stays as it always was)."""
     from atout.cards import card as card_id
     from atout.position import Position
     from atout.printable import printable
@@ -149,7 +150,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
                  f"{start_text}{_made_words(report.get('made'), contract)}")
     if bounded:
         exact = [p["index"] for p in plays if p["cost"] is not None]
-        why = ("interrupted" if report.get("stopped_by") == "cancel" else "the time limit")
+        why = ("Ctrl-C" if report.get("stopped_by") == "cancel" else "the time limit")
         lines.append(f"{len(exact)} of {len(plays)} cards with an exact cost; {why} left the "
                      f"others with proven ranges")
     lines.append("")
@@ -178,7 +179,9 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
             best = best[:45] + "..."
         mistake = p["cost"] != 0 if p["cost"] is not None else p["cost_bounds"][0] > 0
         mark = ("  X" if ascii else "  ✗") if mistake else ""
-        if p.get("decisive"):
+        if contract and p.get("decisive"):
+            # with the contract column (where an exact value does not say it already): an
+            # exact table stays as it always was
             mark += " decisive" if mistake else "  decisive"
         made = f"{_MADE[p.get('made_after')]:<8}  " if contract else ""
         lines.append(f"{head}  {p['index']:>4}  {who:<{width}} {card_text(p['card'], ascii):>5}  "

@@ -242,3 +242,39 @@ def test_cli_bad_input_is_a_line_not_a_traceback():
     assert "Traceback" not in r.stderr
     r = _atout("analyze", "/nonexistent/file")
     assert r.returncode == 2 and "cannot read" in r.stderr
+
+
+
+def test_the_table_shows_ranges_the_contract_and_decisive_cards_only_where_bounded():
+    """A stopped analysis' table: each value or cost not solved as its range, a contract
+    column, decisive cards marked, the seats' cost ranges; an exact one has none of them
+    (it reads as it always did)."""
+    from atout.client.analyze_cmd import render
+    from atout.solver import Cancel
+
+    obj = json.loads((DATA / "played.jsonl").read_text().splitlines()[0])
+    pos = parse_position(obj)
+    cancel = Cancel()
+    cancel.set()                       # no search: the cheap bounds only
+    report = analyze(obj, tt_mb=TT, cancel=cancel)
+    exact = sum(p["cost"] is not None for p in report["plays"])
+    first = report["plays"][0]
+    # (a verdict the cheap bounds cannot give, to see it drawn)
+    first.update(made_before=True, made_after=False, decisive=True)
+    lines = render(pos, report, "deal", ascii=True).splitlines()
+    assert f"{exact} of 72 cards with an exact cost; Ctrl-C left the others" in lines[3]
+    assert lines[5].split()[-3:] == ["contract", "best", "there"]
+    row = next(line.split() for line in lines if line.split()[:2] == ["1", "0"])
+    assert row[5:8] == ["{}..{}".format(*first["bounds_after"]),
+                        "{}..{}".format(*first["cost_bounds"]), "down"]
+    assert row[-1] == "decisive" and sum("decisive" in line for line in lines) == 1
+    seats = [line.split() for line in lines if len(line.split()) == 5
+             and line.split()[0] in "0123" and line.split()[2] == "18"]
+    assert [r[-1] for r in seats] == ["{}..{}".format(*s["cost_bounds"]) for s in report["seats"]]
+
+    exact = analyze(obj, start=len(pos.played) - 3 * pos.seats, tt_mb=TT)
+    assert "stopped_by" not in exact
+    exact["plays"][0]["decisive"] = True     # (its values say it: not marked)
+    text = render(pos, exact, "deal", ascii=True)
+    assert ".." not in text and "contract" not in text.splitlines()[4]
+    assert "decisive" not in text and "open" not in text

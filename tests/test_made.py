@@ -139,3 +139,28 @@ def test_solve_text_says_what_is_proven_of_the_contract():
         text = describe_result(pos, {"id": 1, "status": "limit", "bounds": [-10, 10],
                                      "made": made, "stopped_by": "time", "to_play": 0})
         assert words in text
+
+
+def test_made_and_the_bounds_cross_the_wire():
+    """What gRPC and HTTP carry (atout.proto.convert): a stopped solve's ``made`` and
+    bounds, and an analysis stopped before any search — every value bounded, none
+    infinite — come back as the local objects, key order included."""
+    from atout.proto import convert
+    from atout.solver import Cancel
+    from atout.solver.analyze import analyze
+
+    obj = json.loads((DATA / "played.jsonl").read_text().splitlines()[0])
+    stopped = solve({**obj, "played": obj["played"][:8]}, node_limit=4096, tt_mb=TT)
+    assert stopped.status == "limit"
+    back = convert.solve_result(convert.result_message(stopped)).to_json()
+    local = stopped.to_json()
+    assert back["made"] is local["made"] and back["bounds"] == local["bounds"]
+    assert back == {k: local[k] for k in back}    # (stopped_by: HTTP adds it itself)
+    cancel = Cancel()
+    cancel.set()
+    report = analyze(obj, tt_mb=TT, cancel=cancel)
+    assert report["stopped_by"] == "cancel" and report["start_value"] is None
+    assert all(p["cost"] is None for p in report["plays"][:4])
+    text = json.dumps(report, allow_nan=False)       # every bound a finite number
+    back = convert.analysis_object(convert.analysis_message(report, "limit"))
+    assert json.dumps(back) == text
