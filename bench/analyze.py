@@ -14,8 +14,8 @@ Per deal: the cards with an exact cost, with ``made_before`` proven, with a cost
 (exact or bounded; before issue 33 only the cards analysed had one), whether
 ``made_before`` is proven at every card (the first included), the first trick from which
 every cost is exact, and the wall time.  Then per set the totals.  On a machine shared with
-other work the time limit is still kept, but less is found within it: say how loaded the
-machine was (``uptime``) beside the figures.
+other work the time limit is still kept, but less is found within it: the CPU seconds the
+analysis got (all its threads) say how much, beside the wall time.
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ def played_deal(deal: Position, rng: random.Random) -> Position:
 
 def measure(pos: Position, time_limit: float, threads: int, tt_mb: int | None) -> tuple[dict, dict]:
     """(figures, report) of one analysis of the whole deal ``pos``."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = analyze(pos, time_limit=time_limit, threads=threads, tt_mb=tt_mb)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     plays = report["plays"]
     exact = [p["cost"] is not None for p in plays]
     # the first card from which every cost is exact (len(plays): none)
@@ -67,7 +67,7 @@ def measure(pos: Position, time_limit: float, threads: int, tt_mb: int | None) -
                "exact_from_trick": first_exact // pos.seats + 1
                if first_exact < len(plays) else None,
                "decisive": sum(p["decisive"] for p in plays),
-               "start_made": report["made"], "seconds": seconds}
+               "start_made": report["made"], "seconds": seconds, "cpu": cpu}
     return figures, report
 
 
@@ -86,13 +86,14 @@ def main(argv=None) -> int:
     print(f"whole played deals, `atout analyze --time-limit {args.time_limit:g} "
           f"--threads {args.threads}`\n")
     print("| set | deal | cards | exact cost | made proven | cost range | made at every card "
-          "| exact from trick | decisive | made at the start | seconds |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| exact from trick | decisive | made at the start | seconds | CPU seconds |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     reports = open(args.reports, "w") if args.reports else None
     for name in [s for s in args.sets.split(",") if s.strip()]:
         rng = random.Random(f"{args.seed}-{name}")
         deals = [played_deal(d, rng) for d in load(name)[:args.skip + args.count]][args.skip:]
-        total = {"cards": 0, "exact": 0, "made": 0, "ranged": 0, "everywhere": 0, "seconds": 0.0}
+        total = {"cards": 0, "exact": 0, "made": 0, "ranged": 0, "everywhere": 0, "seconds": 0.0,
+                 "cpu": 0.0}
         for i, pos in enumerate(deals):
             f, report = measure(pos, args.time_limit, args.threads, args.tt_mb)
             if reports is not None:
@@ -102,14 +103,15 @@ def main(argv=None) -> int:
                   f"{f['ranged']} | {'yes' if f['made_everywhere'] else 'no'} | "
                   f"{f['exact_from_trick'] or '-'} | {f['decisive']} | "
                   f"{ {True: 'made', False: 'down', None: 'open'}[f['start_made']]} | "
-                  f"{f['seconds']:.1f} |", flush=True)
-            for k in ("cards", "exact", "made", "ranged", "seconds"):
+                  f"{f['seconds']:.1f} | {f['cpu']:.1f} |", flush=True)
+            for k in ("cards", "exact", "made", "ranged", "seconds", "cpu"):
                 total[k] += f[k]
             total["everywhere"] += f["made_everywhere"]
         n = total["cards"] or 1
         print(f"| {name} | all {len(deals)} | {total['cards']} | {100 * total['exact'] / n:.0f} % | "
               f"{100 * total['made'] / n:.0f} % | {100 * total['ranged'] / n:.0f} % | "
-              f"{total['everywhere']} of {len(deals)} | | | | {total['seconds']:.0f} |", flush=True)
+              f"{total['everywhere']} of {len(deals)} | | | | {total['seconds']:.0f} | "
+              f"{total['cpu']:.0f} |", flush=True)
     return 0
 
 
