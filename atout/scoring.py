@@ -2,6 +2,8 @@
 
 :func:`outcome` takes the contract and the deal's tricks and returns the outcome
 object of FORMAT.md, including ``value`` (the solver value) and ``scores``.
+:func:`made_threshold` is the value from which the contract is made: the one
+question "made?" that the solver can ask of a position long before its exact value.
 """
 
 from __future__ import annotations
@@ -274,3 +276,45 @@ def trischaken_outcome(contract: Contract, tricks: list[PlayedTrick]) -> dict:
         "value": value,
         "scores": None,
     }
+
+
+# -- the contract question ------------------------------------------------------------------
+
+def made_threshold(contract: Contract, hands) -> int | None:
+    """The solver value from which the contract is made: for every way the deal can end,
+    ``outcome["made"] == (outcome["value"] >= made_threshold(contract, hands))``.  None
+    in Trischaken, which has no contract to make.  ``hands``: the hands at the start of
+    play (priest5 needs to know who holds the Narr).
+
+    - French Tarot: a made contract scores at least (25 − 10) × multiplier + poignée,
+      a lost one at most −(25 + 1 − 10) × multiplier − poignée (a lost contract misses
+      by a point at least; the petit au bout is worth 10 × multiplier): 1 lies between.
+      An announced chelem adds −200 to both unless it is made (+400, made): then the
+      lowest made score, (15 × multiplier + poignée − 200).
+    - Priestertarock (value: the caller's party's points minus the others'): with 71
+      points the difference is odd and the caller needs 36, a difference of 1; with 66
+      (the Narr played late) 34 make a difference of 2 and a 33:33 tie goes to the party
+      that did not hold the Narr — and the Narr never changes party.  So 0 when the
+      Narr is the other party's, else 1.
+    - Austrian Tarock: the point games 54 (107 counting in threes); bird, negative and
+      announced objectives are worth 1 made and 0 not: 1.
+    """
+    game = contract.game
+    if game in ("fr4", "fr3", "fr5"):
+        if not contract.chelem:
+            return 1
+        bonuses = [POIGNEE_BONUS[level] for _, level in contract.poignees]
+        poignee = max(bonuses, default=0) if game == "fr5" else sum(bonuses)
+        return 15 * contract.multiplier + poignee - 200
+    if game == "priest5":
+        holder = next((s for s, h in enumerate(hands) if EXCUSE in h), None)
+        narr_camp = (contract.camp[holder] if holder is not None
+                     else next(k for k in (0, 1) if EXCUSE in contract.outside[k]))
+        return 0 if narr_camp != DECLARER_CAMP else 1
+    if contract.bid == "trischaken":
+        return None
+    binary = (contract.objective != "contract" or contract.bid in AT4_NEGATIVE_TRICKS
+              or contract.bid in AT4_BIRD)
+    if binary:
+        return 1
+    return 107 if contract.counting == "standard" else 54

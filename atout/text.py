@@ -229,6 +229,17 @@ def value_meaning(pos) -> str:
     return "the declarer's camp's card points (54 make it)"
 
 
+def made_text(pos, made) -> str:
+    """Whether the taker's/declarer's camp makes its contract with best play, as far as it
+    is proven."""
+    camp = {"priest5": "the caller's party"}.get(pos.game, f"the {_DECLARER.get(pos.game, 'declarer')}'s camp")
+    if made is True:
+        return f"proven: {camp} makes its contract with best play"
+    if made is False:
+        return f"proven: {camp} goes down with best play"
+    return f"not proven whether {camp} makes its contract"
+
+
 def outcome_text(pos, out: dict) -> list[str]:
     """The end of a deal in words: who makes or loses by how much, bonuses, every score."""
     lines = []
@@ -283,6 +294,8 @@ def describe_result(pos, result: dict, ascii: bool = False) -> str:
                "cancel": "Ctrl-C"}.get(result.get("stopped_by"), "a limit")
         lines.append(f"stopped by {why}: the value is between {lo} and {hi} "
                      f"({value_meaning(pos)})")
+        if pos.contract.bid != "trischaken":
+            lines.append(made_text(pos, result.get("made")))
         guess = result.get("best_guess")
         if guess:
             guess = guess if isinstance(guess, list) else [guess]

@@ -147,13 +147,17 @@ def main(argv=None) -> int:
 
 
 def analysis_reach(deal: Position, time_limit: float, tt_mb: int | None, threads: int) -> tuple[int, int]:
-    """(cards analysed, cards played) by an analysis of the whole ``deal`` within the limit."""
-    from atout.solver.analyze import AnalysisLimit, analyze
-    try:
-        report = analyze(deal, time_limit=time_limit, tt_mb=tt_mb, threads=threads)
-    except AnalysisLimit as stopped:
-        report = stopped.partial
-    return len(report["plays"]), len(deal.played)
+    """(cards analysed exactly, cards played) by an analysis of the whole ``deal`` within the
+    limit: the last cards, from the first whose cost and every later one's is exact
+    (``bench/analyze.py`` tells the rest: what is proven of the others)."""
+    from atout.solver.analyze import analyze
+    report = analyze(deal, time_limit=time_limit, tt_mb=tt_mb, threads=threads)
+    exact = 0
+    for play in reversed(report["plays"]):
+        if play["cost"] is None or play["best"] is None:
+            break
+        exact += 1
+    return exact, len(deal.played)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,10 @@ other in this process.  The sets:
 
 Per position the time is also compared with one thread: ``worst`` is the largest ratio
 (N threads / one thread) over the set's positions, for the "never slower" check.
+``caller`` is the nodes of one thread over the nodes of the calling thread alone on N:
+the speed-up the node counts promise if every thread ran as fast as one does alone — a
+figure that a small or busy machine can give where its times cannot.
+``--help-after``, ``--defer-tricks``, ``--young`` set ``Engine.set_threads``' tuning.
 """
 
 from __future__ import annotations
@@ -59,10 +63,10 @@ def positions(name: str, args) -> list:
     raise SystemExit(f"threads.py: no set {name!r}")
 
 
-def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str]:
-    """(seconds, nodes, finished, answer) of one cold search."""
+def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str, int]:
+    """(seconds, nodes, finished, answer, the caller's nodes) of one cold search."""
     engine = make_engine(pos, args.tt_mb)
-    engine.set_threads(threads)
+    engine.set_threads(threads, args.help_after, args.defer_tricks, args.young)
     engine.set_limits(0, args.time_limit)
     started = time.perf_counter()
     if target is None:
@@ -71,7 +75,8 @@ def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str]:
     else:
         done, yes = engine.at_least(target)
         answer = ("yes" if yes else "no") if done else "stopped"
-    return time.perf_counter() - started, engine.nodes, done, answer
+    caller = engine.nodes - (sum(engine.helper_nodes()) if threads > 1 else 0)
+    return time.perf_counter() - started, engine.nodes, done, answer, caller
 
 
 def stop_latency(threads: int, tries: int = 5, after: float = 2.0) -> float:
@@ -103,10 +108,13 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per search")
     ap.add_argument("--tt-mb", type=int, default=None, help="table size (default: by the position)")
     ap.add_argument("--verbose", action="store_true", help="one line per search too")
+    ap.add_argument("--help-after", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
+    ap.add_argument("--defer-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
+    ap.add_argument("--young", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     args = ap.parse_args(argv)
     counts = [int(n) for n in args.threads.split(",")]
     print(f"{'set':<13} {'threads':>7} {'time':>9} {'speed-up':>8} {'nodes':>14} {'overhead':>8} "
-          f"{'worst':>6}  answers", flush=True)
+          f"{'worst':>6} {'caller':>7}  answers", flush=True)
     for name in args.sets.split(","):
         if name == "stop":
             for threads in counts:
@@ -118,19 +126,23 @@ def main(argv: list[str]) -> None:
         for threads in counts:
             runs = [run_one(pos, target, threads, args) for _, pos, target in items]
             if args.verbose:
-                for (label, _, _), (t, n, _, a) in zip(items, runs):
-                    print(f"    {label}: {threads} threads {t:.3f} s, {n:,} nodes, {a}", flush=True)
-            total = sum(t for t, _, _, _ in runs)
-            nodes = sum(n for _, n, _, _ in runs)
-            answers = [a for _, _, _, a in runs]
+                for (label, _, _), (t, n, _, a, c) in zip(items, runs):
+                    print(f"    {label}: {threads} threads {t:.3f} s, {n:,} nodes ({c:,} the caller's), {a}",
+                          flush=True)
+            total = sum(r[0] for r in runs)
+            nodes = sum(r[1] for r in runs)
+            answers = [r[3] for r in runs]
             if base is None:
                 base = runs
-            speed = sum(t for t, _, _, _ in base) / total
-            overhead = nodes / sum(n for _, n, _, _ in base)
+            speed = sum(r[0] for r in base) / total
+            overhead = nodes / sum(r[1] for r in base)
             worst = max(r[0] / b[0] for r, b in zip(runs, base))
-            same = "" if answers == [a for _, _, _, a in base] else "  DIFFERENT ANSWERS"
+            # The baseline's nodes over the caller's: the speed-up the node counts promise if
+            # every thread ran as fast as one alone (a figure a busy or small machine can give)
+            caller = sum(r[1] for r in base) / sum(r[4] for r in runs)
+            same = "" if answers == [r[3] for r in base] else "  DIFFERENT ANSWERS"
             print(f"{name:<13} {threads:>7} {total:>8.2f}s {speed:>7.2f}x {nodes:>14,} {overhead:>7.2f}x "
-                  f"{worst:>5.2f}x  {statistics.median(t for t, _, _, _ in runs):.3f} s median{same}",
+                  f"{worst:>5.2f}x {caller:>6.2f}x  {statistics.median(r[0] for r in runs):.3f} s median{same}",
                   flush=True)
 
 

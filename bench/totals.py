@@ -4,6 +4,7 @@ for a change to the search (node counts are what to compare; times move with the
     python bench/totals.py fr4-end8,fr3-end10,fr5-end8,priest5-end8 --count 20
     python bench/totals.py fr4-full --tricks 12 --count 6     # random positions, 12 tricks left
     python bench/totals.py fr4-end8 --count 20 -- -memory     # a technique switched off
+    python bench/totals.py fr4-end8 --count 20 --made-first   # the contract question first
 
 A set is a file of ``bench/data``.  With ``--tricks``, each position is one of the set's
 deals played on with random legal cards until that many tricks are left (seeded by the
@@ -13,6 +14,9 @@ else the set's own positions, the first ``--count``.  Features after ``--`` swit
 techniques on (``+name``) or off (``-name``) as in ``atout.solver.FEATURES``.  Prints, per
 set, the total nodes, the CPU time, how many searches the time limit stopped and the sum
 of the values found (two builds that find the same values print the same sum).
+``--made-first`` asks the contract question ("made?", one null-window probe at
+``made_threshold``) before the value, as ``solve`` may, and hands its answer to the value
+search as a known bound: what the question costs or saves.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import random
 import sys
 import time
 
+from atout.scoring import made_threshold
 from atout.solver import DEFAULT_FEATURES, FEATURES, make_engine
 from scaling import DATA, load, random_prefix
 
@@ -42,6 +47,8 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--tricks", type=int, default=None, help="random positions with this many tricks left")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per search")
+    ap.add_argument("--made-first", action="store_true",
+                    help="ask the contract question before the value")
     ap.epilog = "switches after --: +name / -name"
     switches = argv[argv.index("--") + 1:] if "--" in argv else []
     args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
@@ -62,7 +69,14 @@ def main(argv: list[str]) -> None:
         for pos in positions:
             engine = make_engine(pos, None, features)
             engine.set_limits(0, args.time_limit)
-            done, lo, _ = engine.value()
+            known = {}
+            t = made_threshold(pos.contract, pos.hands) if args.made_first else None
+            low, high = engine.bounds()
+            if t is not None and low < t <= high:
+                done, v = engine.search_window(t - 1, t)
+                if done:
+                    known = {"at_least": v} if v >= t else {"at_most": v}
+            done, lo, _ = engine.value(**known)
             nodes += engine.nodes
             stopped += not done
             values += lo if done else 0

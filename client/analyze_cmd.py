@@ -1,14 +1,19 @@
 """``atout analyze``: every card of played deals against double-dummy play.
 
 Human output is a trick-by-trick table per deal; ``--json`` gives one object per deal
-(see :func:`atout.solver.analyze.analyze`).  A bad deal, or one the time limit stops,
-is a line on stderr (``<id>: <field>: <reason>``); the other deals go on and the exit
-status is 1.
+(see :func:`atout.solver.analyze.analyze`).  Each deal has a time limit (60 s unless
+``--time-limit`` says otherwise) within which every card gets its verdict: exact where
+solved, else the bounds proven (the table shows ranges).  A bad deal is a line on stderr
+(``<id>: <field>: <reason>``); the other deals go on and the exit status is 1.
 """
 
 from __future__ import annotations
 
 import sys
+
+
+#: seconds per deal unless --time-limit says otherwise
+DEFAULT_TIME_LIMIT = 60.0
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
@@ -26,15 +31,18 @@ def add_parser(sub, positive_float, positive_int) -> None:
                        help="take the first N played cards as given; analyse from card N")
     where.add_argument("--last-tricks", type=positive_int, metavar="K",
                        help="analyse only the last K tricks of the deal")
-    add_time_limit_option(p, "stop a deal's analysis after S seconds: its last cards, as far "
-                             "back as the time went, then a line on stderr and exit status 1")
+    add_time_limit_option(p, f"seconds for each deal (default {DEFAULT_TIME_LIMIT:g}): every card "
+                             "is judged, exactly where solved in time, else by proven bounds")
+    p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
     add_tt_mb_option(p)
     add_threads_option(p)
     sd = p.add_argument_group("single dummy", "each card judged also from its player's view: "
                                               "deals it could not tell apart, drawn and solved "
                                               "(as atout advise)")
     sd.add_argument("--single-dummy", action="store_true",
-                    help="add each card's cost against the single-dummy best card")
+                    help="add each card's cost against the single-dummy best card, from the "
+                         "last card back (the time limit covers both: at most half of it for "
+                         "the double-dummy values)")
     sd.add_argument("--samples", type=checked(options.samples, int), metavar="N",
                     help=f"deals drawn for each card, 1 to {options.MAX_SAMPLES} (default 100)")
     sd.add_argument("--seed", type=checked(options.seed, int), metavar="K",
@@ -47,7 +55,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
 def run(args) -> int:
     from atout import options
     from atout.errors import PositionError
-    from atout.solver.analyze import AnalysisLimit, analyze
+    from atout.solver.analyze import analyze
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, default_threads
     from atout.jsonl import read_records
@@ -89,16 +97,14 @@ def run(args) -> int:
                                               **sd_options)
                     except MemoryError as e:  # a table this machine cannot give now
                         error = PositionError("tt_mb", str(e) or "out of memory")
-                    except AnalysisLimit as e:
-                        # what was analysed before the limit or Ctrl-C: the deal's last cards
-                        if e.partial.get("plays"):
-                            _print_report(args, rec, e.partial, first)
-                            first = False
+                    else:
                         if searches.interrupted:
+                            # every card judged so far: exact where solved, else bounded
                             searches.close()
-                            print(f"atout: {rec.label}: {e}", file=sys.stderr)
+                            _print_report(args, rec, report, first)
+                            print(f"atout: {rec.label}: interrupted; {_exact_count(report)}",
+                                  file=sys.stderr)
                             return EXIT_INTERRUPTED
-                        error = PositionError("time_limit", str(e))
             searches.step()
             if error is not None:
                 bad += 1
@@ -123,16 +129,42 @@ def _print_report(args, rec, report: dict, first: bool) -> None:
     sys.stdout.flush()
 
 
-def _sd_cost(sd, dot: str) -> str:
-    """A card's single-dummy cost with its standard error, ``·`` when nothing was lost."""
+def _exact_count(report: dict) -> str:
+    plays = report["plays"]
+    exact = sum(p["cost"] is not None for p in plays)
+    text = f"{exact} of {len(plays)} cards with an exact cost, the others bounded"
+    if "single_dummy" in report:
+        judged = sum(p.get("single_dummy") is not None for p in plays)
+        text += f"; {judged} judged from their player's view"
+    return text
+
+
+def _sd_cost(sd, dot: str, pm: str = "±") -> str:
+    """A card's single-dummy cost with its standard error, ``dot`` when nothing was lost,
+    ``-`` when not judged."""
     if sd is None:
         return "-"
     if sd["cost"] is None:
         return "?"
     if sd["cost"] == 0:
         return dot
-    se = f" ±{sd['se']:.1f}" if sd.get("se") is not None else ""
+    se = f" {pm}{sd['se']:.1f}" if sd.get("se") is not None else ""
     return f"{sd['cost']:.1f}{se}"
+
+
+def _sd_header(report: dict, plays: list) -> list[str]:
+    """The lines saying how the cards were judged from their player's view, and how many."""
+    sd = report["single_dummy"]
+    lines = [f"single dummy: each card also against the best card from its player's view "
+             f"({sd.get('samples')} deals drawn per card, seed {sd.get('seed')}; "
+             f"sd cost ± its standard error)"]
+    judged = sum(p.get("single_dummy") is not None for p in plays)
+    if judged < len(plays):
+        why = "Ctrl-C" if sd.get("stopped_by") == "cancel" else "the time limit"
+        last = " (the last ones)" if judged else ""
+        lines.append(f"{judged} of {len(plays)} cards judged from their player's view{last}; "
+                     f"{why} left the others not judged (-)")
+    return lines
 
 
 def _start(args, pos) -> int:
@@ -148,10 +180,14 @@ def _start(args, pos) -> int:
 
 def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     """A readable trick-by-trick table of one analysis.  Cards are numbered as ``--start``
-    and the JSON's ``index`` number them: from 0, in the order played."""
+    and the JSON's ``index`` number them: from 0, in the order played.  A value or cost
+    not solved shows as its proven range (``-474…-330``); then a column says whether the
+    contract is made after each card, and decisive cards are marked (an exact table leaves
+    both out: its values say it, and it stays as it always was)."""
     from atout.cards import card as card_id
     from atout.position import Position
     from atout.printable import printable
+    from atout.scoring import made_threshold
     from atout.text import card_text, cards_text, contract_text, outcome_text, roles, value_meaning
 
     seats = pos.seats
@@ -159,71 +195,119 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     lines = []
     plays = report["plays"]
     start = plays[0]["index"] if plays else len(pos.played)
+    dots = ".." if ascii else "…"
+    bounded = any(p["cost"] is None or p["value_before"] is None or p["value_after"] is None
+                  for p in plays) or report["start_value"] is None
+    # whether the contract is made, where an exact value does not say it (not Trischaken)
+    contract = bounded and made_threshold(pos.contract, pos.hands) is not None
+
+    def value(v, bounds) -> str:
+        return str(v) if v is not None else f"{bounds[0]}{dots}{bounds[1]}"
+
     lines.append(f"{printable(label, ascii)}: {contract_text(pos, ascii)}")
     lines.append(f"value: {value_meaning(pos)}")
+    start_text = value(report["start_value"], report.get("start_bounds"))
+    if report["start_value"] is None:
+        start_text = f"between {report['start_bounds'][0]} and {report['start_bounds'][1]}"
     lines.append(f"double-dummy value before card {start} (trick {start // seats + 1}): "
-                 f"{report['start_value']}")
+                 f"{start_text}{_made_words(report.get('made'), contract)}")
+    if bounded:
+        exact = [p["index"] for p in plays if p["cost"] is not None]
+        why = ("Ctrl-C" if report.get("stopped_by") == "cancel" else "the time limit")
+        lines.append(f"{len(exact)} of {len(plays)} cards with an exact cost; {why} left the "
+                     f"others with proven ranges")
     lines.append("")
+    values = [value(p["value_after"], p.get("bounds_after")) for p in plays]
+    costs = [(str(p["cost"]) if p["cost"] else ("." if ascii else "·")) if p["cost"] is not None
+             else f"{p['cost_bounds'][0]}{dots}{p['cost_bounds'][1]}" for p in plays]
+    vw = max([6] + [len(v) for v in values])
+    cw = max([5] + [len(c) for c in costs])
     width = max(len(r) for r in role) + 2
-    single = any("single_dummy" in p for p in plays)
+    single = "single_dummy" in report
     if single:
-        sd = report.get("single_dummy", {})
-        lines.append(f"single dummy: each card also against the best card from its player's view "
-                     f"({sd.get('samples')} deals drawn per card, seed {sd.get('seed')}; "
-                     f"sd cost ± its standard error)")
-    lines.append(f"{'trick':>5}  {'card':>4}  {'seat':<{width}} {'plays':>5}  {'value':>6}  "
-                 f"{'cost':>5}  " + (f"{'sd cost':>12}  " if single else "") + "best there"
+        lines += _sd_header(report, plays)
+    head = (f"{'trick':>5}  {'card':>4}  {'seat':<{width}} {'plays':>5}  {'value':>{vw}}  "
+            f"{'cost':>{cw}}  " + (f"{'sd cost':>12}  " if single else ""))
+    lines.append(head + (f"{'contract':<8}  " if contract else "") + "best there"
                  + ("  (single dummy)" if single else ""))
 
     # Replay to know who won each trick.
     replay = Position(pos.game, pos.hands, pos.first, pos.contract, pos.id)
     for c in pos.played[:start]:
         replay.play(c)
-    dot = "." if ascii else "·"
-    for p in plays:
+    for p, v, cost in zip(plays, values, costs):
         trick_no = p["index"] // seats
         in_trick = len(replay.trick)
         replay.play(card_id(p["card"]))
         head = f"{trick_no + 1:>5}" if (in_trick == 0 or p is plays[0]) else " " * 5
         who = f"{p['seat']} {role[p['seat']]}"
-        cost = f"{p['cost']:>5}" if p["cost"] else f"{dot:>5}"
-        best = cards_text(p["best"], ascii)
+        best = cards_text(p["best"], ascii) if p["best"] is not None else "?"
         if len(best) > 48:
             best = best[:45] + "..."
-        mark = "" if p["cost"] == 0 else ("  X" if ascii else "  ✗")
+        mistake = p["cost"] != 0 if p["cost"] is not None else p["cost_bounds"][0] > 0
+        mark = ("  X" if ascii else "  ✗") if mistake else ""
+        if contract and p.get("decisive"):
+            # with the contract column (where an exact value does not say it already): an
+            # exact table stays as it always was
+            mark += " decisive" if mistake else "  decisive"
+        made = f"{_MADE[p.get('made_after')]:<8}  " if contract else ""
         sd_text = sd_best = ""
         if single:
             sd = p.get("single_dummy")
-            sd_text = f"{_sd_cost(sd, dot):>12}  "
+            sd_text = f"{_sd_cost(sd, '.' if ascii else '·', '+-' if ascii else '±'):>12}  "
             if sd is not None:
                 sd_best = "  (" + cards_text(sd["best"], ascii) + ")"
                 if len(sd_best) > 30:
                     sd_best = sd_best[:27] + "...)"
         lines.append(f"{head}  {p['index']:>4}  {who:<{width}} {card_text(p['card'], ascii):>5}  "
-                     f"{p['value_after']:>6}  {cost}  {sd_text}{best}{mark}{sd_best}")
+                     f"{v:>{vw}}  {cost:>{cw}}  {sd_text}{made}{best}{mark}{sd_best}")
         if not replay.trick and replay.tricks:
             lines.append(f"{'':>5}  won by seat {replay.tricks[-1].winner}")
 
+    seat_costs = [str(s["cost"]) if s["cost"] is not None
+                  else f"{s['cost_bounds'][0]}{dots}{s['cost_bounds'][1]}" for s in report["seats"]]
+    sw = max([5] + [len(c) for c in seat_costs])
     lines.append("")
-    lines.append(f"{'seat':>4}  {'role':<{width}} {'cards':>5}  {'mistakes':>8}  {'cost':>5}"
+    lines.append(f"{'seat':>4}  {'role':<{width}} {'cards':>5}  {'mistakes':>8}  {'cost':>{sw}}"
                  + (f"  {'sd mistakes':>11}  {'sd cost':>8}" if single else ""))
-    for s in report["seats"]:
+    for s, cost in zip(report["seats"], seat_costs):
         lines.append(f"{s['seat']:>4}  {role[s['seat']]:<{width}} {s['cards']:>5}  "
-                     f"{s['mistakes']:>8}  {s['cost']:>5}"
+                     f"{s['mistakes']:>8}  {cost:>{sw}}"
                      + (f"  {s.get('sd_mistakes', 0):>11}  {s.get('sd_cost', 0):>8.1f}"
                         if single else ""))
+    if bounded:
+        lines.append("(mistakes: the cards proven to cost something; cost: the proven range)")
     lines.append("")
     out = report["outcome"]
-    if out is not None:
+    if out is not None and report["start_value"] is not None:
         diff = out["value"] - report["start_value"]
         verdict = ("as double dummy" if diff == 0 else
                    f"{abs(diff)} {'more' if diff > 0 else 'less'} than double dummy")
         lines.append(f"result: {out['value']}; double dummy before card {start}: "
                      f"{report['start_value']} ({verdict})")
         lines += outcome_text(pos, out)
+    elif out is not None:
+        lines.append(f"result: {out['value']}; double dummy before card {start}: {start_text}"
+                     f"{_made_words(report.get('made'), contract)}")
+        lines += outcome_text(pos, out)
     else:
         now = plays[-1]["value_after"] if plays else report["start_value"]
+        if now is None:
+            now = "between {} and {}".format(*plays[-1]["bounds_after"])
         lines.append(f"deal not finished: double-dummy value now {now}; before card {start} "
-                     f"{report['start_value']}")
+                     f"{start_text}")
     text = "\n".join(lines) + "\n"
-    return text.replace("—", "-").replace("é", "e") if ascii else text
+    return text.replace("—", "-").replace("é", "e").replace("±", "+-") if ascii else text
+
+
+#: the contract column: made / down / not proven
+_MADE = {True: "made", False: "down", None: "open"}
+
+
+def _made_words(made, contract: bool) -> str:
+    """What the header says of the contract, where some value is bounded (an exact value
+    says it already)."""
+    if not contract:
+        return ""
+    return {True: "; the contract is made", False: "; the contract goes down",
+            None: "; made or not: open"}.get(made, "")

@@ -151,8 +151,8 @@ class Client:
 
     def analyze(self, position, *, start: int = 0, time_limit: float | None = None,
                 timeout: float | None = None) -> dict:
-        """As ``atout.analyze``: the report dict; a ``time_limit`` that runs out raises
-        ``AnalysisLimit`` with the partial report, as locally."""
+        """As ``atout.analyze``: the report dict, every card judged (a ``time_limit`` that
+        runs out leaves some bounded, with ``stopped_by``), as locally."""
         message, pos = _checked(position)
         request = pb.AnalyzeRequest(position=message, start=options.start(start, len(pos.played)))
         _limits(request, time_limit, None)
@@ -160,13 +160,7 @@ class Client:
             reply = self.stub.Analyze(request, timeout=timeout, metadata=self.metadata)
         except grpc.RpcError as e:
             raise _error(e) from None
-        report = convert.analysis_object(reply)
-        if reply.status == pb.STATUS_LIMIT:
-            from atout.solver.analyze import AnalysisLimit
-
-            raise AnalysisLimit(f"time limit of {time_limit:g} s reached "
-                                f"({len(report['plays'])} cards analysed)", report)
-        return report
+        return convert.analysis_object(reply)
 
     def solve_batch(self, positions: Iterable[Any], *, all_cards: bool = False,
                     time_limit: float | None = None, node_limit: int | None = None,

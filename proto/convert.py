@@ -188,6 +188,8 @@ def result_message(r, msg: pb.SolveResult | None = None) -> pb.SolveResult:
     msg.seconds = r.seconds
     if r.bounds is not None:
         msg.bounds.low, msg.bounds.high = r.bounds
+    if r.made is not None:
+        msg.made = r.made
     return msg
 
 
@@ -207,21 +209,48 @@ def solve_result(msg: pb.SolveResult):
         status=STATUS_NAME.get(msg.status, "ok"),
         bounds=[msg.bounds.low, msg.bounds.high] if msg.HasField("bounds") else None,
         cards={c.card: c.value for c in msg.cards.cards} if msg.HasField("cards") else None,
+        made=msg.made if msg.HasField("made") else None,
     )
 
 
+def _set(msg, fields: dict) -> None:
+    """Set the fields of ``fields`` on ``msg``: a None leaves an optional field absent,
+    a [low, high] fills a Bounds, a list a repeated field."""
+    for name, x in fields.items():
+        if x is None:
+            continue
+        if isinstance(x, list) and isinstance(getattr(msg, name), pb.Bounds):
+            getattr(msg, name).low, getattr(msg, name).high = x
+        elif isinstance(x, list):
+            getattr(msg, name).extend(x)
+        else:
+            setattr(msg, name, x)
+
+
+def _get(msg, name: str):
+    """A field of ``msg`` as the report has it: None when absent, [low, high] for Bounds."""
+    if not msg.HasField(name):
+        return None
+    x = getattr(msg, name)
+    return [x.low, x.high] if isinstance(x, pb.Bounds) else x
+
+
+#: the keys of an analysis' play, and those present only where a value is not exact
+PLAY_KEYS = ("index", "seat", "card", "value_before", "value_after", "cost", "best",
+             "made_before", "made_after", "decisive")
+PLAY_BOUNDS = ("bounds_before", "bounds_after", "cost_bounds")
+
+
 def analysis_message(report: dict, status: str = "ok") -> pb.Analysis:
-    """The dict of ``atout.analyze`` as a message (``status`` limit: a partial report)."""
+    """The dict of ``atout.analyze`` as a message (``status`` limit: some values bounded)."""
     msg = pb.Analysis(status=STATUS_OF[status])
     _set_id(msg, report.get("id"))
-    if report.get("start_value") is not None:
-        msg.start_value = report["start_value"]
+    _set(msg, {k: report.get(k) for k in ("start_value", "made", "start_bounds", "stopped_by")})
     for p in report.get("plays", ()):
-        msg.plays.add(index=p["index"], seat=p["seat"], card=p["card"],
-                      value_before=p["value_before"], value_after=p["value_after"],
-                      cost=p["cost"], best=p["best"])
+        _set(msg.plays.add(), {k: p.get(k) for k in PLAY_KEYS + PLAY_BOUNDS})
     for s in report.get("seats", ()):
-        msg.seats.add(seat=s["seat"], cards=s["cards"], mistakes=s["mistakes"], cost=s["cost"])
+        _set(msg.seats.add(), {k: s.get(k) for k in ("seat", "cards", "mistakes", "cost",
+                                                     "cost_bounds")})
     if report.get("outcome") is not None:
         outcome_message(report["outcome"], msg.outcome)
     return msg
@@ -229,16 +258,29 @@ def analysis_message(report: dict, status: str = "ok") -> pb.Analysis:
 
 def analysis_object(msg: pb.Analysis) -> dict:
     """The dict of ``atout.analyze`` a message carries."""
-    return {
-        "id": _get_id(msg),
-        "start_value": msg.start_value if msg.HasField("start_value") else None,
-        "plays": [{"index": p.index, "seat": p.seat, "card": p.card,
-                   "value_before": p.value_before, "value_after": p.value_after,
-                   "cost": p.cost, "best": list(p.best)} for p in msg.plays],
-        "seats": [{"seat": s.seat, "cards": s.cards, "mistakes": s.mistakes, "cost": s.cost}
-                  for s in msg.seats],
-        "outcome": outcome_object(msg.outcome) if msg.HasField("outcome") else None,
-    }
+    report = {"id": _get_id(msg), "start_value": _get(msg, "start_value")}
+    if msg.HasField("start_bounds"):
+        report["start_bounds"] = _get(msg, "start_bounds")
+    plays = []
+    for p in msg.plays:
+        play = {"index": p.index, "seat": p.seat, "card": p.card,
+                "value_before": _get(p, "value_before"), "value_after": _get(p, "value_after"),
+                "cost": _get(p, "cost"), "best": list(p.best) or None,
+                "made_before": _get(p, "made_before"), "made_after": _get(p, "made_after"),
+                "decisive": p.decisive}
+        play.update({k: _get(p, k) for k in PLAY_BOUNDS if p.HasField(k)})
+        plays.append(play)
+    seats = []
+    for s in msg.seats:
+        seat = {"seat": s.seat, "cards": s.cards, "mistakes": s.mistakes, "cost": _get(s, "cost")}
+        if s.HasField("cost_bounds"):
+            seat["cost_bounds"] = _get(s, "cost_bounds")
+        seats.append(seat)
+    report.update({"made": _get(msg, "made"), "plays": plays, "seats": seats,
+                   "outcome": outcome_object(msg.outcome) if msg.HasField("outcome") else None})
+    if msg.stopped_by:
+        report["stopped_by"] = msg.stopped_by
+    return report
 
 
 # -- advice ------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/solve     {"position": {...}, "all": true, "time_limit": 5, "slot": "tab1"}
                         -> FORMAT.md result + status ("ok" | "limit"), bounds, stopped_by
     POST /api/analyze   {"position": {...}, "start": 40, "time_limit": 20}
-                        -> the `atout analyze --json` object + status (and `message` on a limit)
+                        -> the `atout analyze --json` object + status ("limit": some values
+                        only bounded, and a `message`)
     POST /api/advise    {"position": {...}, "seat": 2, "samples": 100, "seed": 7, "time_limit": 10}
                         -> the `atout advise` line (docs/single-dummy.md), its draws on the pool
     POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
@@ -394,13 +395,14 @@ class HttpApi:
             _, _, status, _, data = answer
             report = convert.analysis_object(pb.Analysis.FromString(data))
             report["status"] = status
-            # a stopped analysis covers the deal's last cards: it starts where they do
-            report["start"] = report["plays"][0]["index"] if report["plays"] else start
+            report["start"] = start
             if status == "limit":
+                # every card judged: exact where solved in time, else proven bounds
+                exact = sum(p["cost"] is not None for p in report["plays"])
                 report["time_limit"] = time_limit
-                report["message"] = (f"time limit of {time_limit:g} s reached "
-                                     f"({len(report['plays'])} of {len(pos.played) - start} "
-                                     f"cards analysed)")
+                report["message"] = (f"time limit of {time_limit:g} s reached: {exact} of "
+                                     f"{len(report['plays'])} cards with an exact cost, the "
+                                     f"others bounded")
             return report
         return await self._answer(request, work)
 

@@ -52,10 +52,10 @@ class _Job:
 
 def _analyze_function():
     try:
-        from atout.solver.analyze import AnalysisLimit, analyze
+        from atout.solver.analyze import analyze
     except ImportError:
-        return None, None
-    return analyze, AnalysisLimit
+        return None
+    return analyze
 
 
 def _run(conn, send_lock, current: _Job, cancel, kind: str, job, obj: dict, options: dict) -> None:
@@ -68,14 +68,13 @@ def _run(conn, send_lock, current: _Job, cancel, kind: str, job, obj: dict, opti
             r = solve(obj, cancel=cancel, **options)
             reply = ("done", job, r.status, r.nodes, convert.result_message(r).SerializeToString())
         elif kind == "analyze":
-            analyze, limit_error = _analyze_function()
+            analyze = _analyze_function()
             if analyze is None:
                 reply = ("failed", job, "unimplemented", "", "this server has no atout.analyze")
             else:
-                try:
-                    report, status = analyze(obj, cancel=cancel, **options), "ok"
-                except limit_error as e:
-                    report, status = e.partial, "limit"
+                report = analyze(obj, cancel=cancel, **options)
+                # every card judged; "limit" where the time left some only bounded
+                status = "limit" if report.get("stopped_by") else "ok"
                 data = convert.analysis_message(report, status).SerializeToString()
                 reply = ("done", job, status, 0, data)
         elif kind == "cards":

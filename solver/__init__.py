@@ -17,12 +17,14 @@ from typing import Any
 
 from atout.cards import token
 from atout.position import Position, parse_position
+from atout.scoring import made_threshold
 
 from ._search import ALL_FEATURES, DEFAULT_FEATURES, FEATURES, MAX_THREADS, Engine
 from .cancel import Cancel
 from .params import card_of_code, code_of, engine_params
 
-__all__ = ["Cancel", "MAX_THREADS", "SolveResult", "default_tt_mb", "make_engine", "solve"]
+__all__ = ["Cancel", "MAX_THREADS", "SolveResult", "default_tt_mb", "made_of", "make_engine",
+           "solve"]
 
 # The table size when the caller names none, by the cards still to play (docs/search.md,
 # "Memory"): from 56 (fr4: 14 tricks) the searches run for minutes, and a whole fr4 deal's
@@ -37,10 +39,11 @@ TT_MB_BY_CARDS = ((56, 4096), (48, 256), (44, 64), (0, 16))   # (from cards in p
 BIG_TT_MB = TT_MB_BY_CARDS[0][1]
 STATUS_OK, STATUS_LIMIT = "ok", "limit"
 #: How the threads of one search start, for testing the parallel search: (help_after,
-#: defer_tricks) as ``Engine.set_threads`` takes them; None for the engine's own (the
-#: helpers join a search once it has run 2^15 nodes alone).  The tests set (0, 0), so
-#: that the smallest search runs on every thread and shares every node's cards.
-THREAD_TUNING: tuple[int, int] | None = None
+#: defer_tricks, young) as ``Engine.set_threads`` takes them; None for the engine's own
+#: (the helpers join a search once it has run 2^15 nodes alone).  The tests set
+#: (0, 0, 1), so that the smallest search runs on every thread and shares every node's
+#: cards from its second on.
+THREAD_TUNING: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -50,6 +53,8 @@ class SolveResult:
     ``status`` is ``ok`` (``value`` exact) or ``limit``: a time or node limit, or a
     :class:`Cancel` switch, stopped the search (``stopped_by``: ``time`` | ``nodes`` |
     ``cancel``) and ``bounds`` = [low, high] is what was proven; ``value`` is then None.
+    ``made``: whether the taker's/declarer's camp makes its contract from here (True,
+    False, or None when not proven — and always in Trischaken, which has none).
     """
 
     id: Any
@@ -66,10 +71,11 @@ class SolveResult:
     stopped_by: str | None = None
     best_guess: str | None = None
     card_bounds: dict[str, list[int]] | None = None
+    made: bool | None = None
 
     def to_json(self) -> dict:
-        obj = {"id": self.id, "status": self.status, "value": self.value, "to_play": self.to_play,
-               "best": self.best}
+        obj = {"id": self.id, "status": self.status, "value": self.value, "made": self.made,
+               "to_play": self.to_play, "best": self.best}
         if self.cards is not None:
             obj["cards"] = self.cards
         obj.update({"line": self.line, "outcome": self.outcome, "nodes": self.nodes,
@@ -108,6 +114,35 @@ def make_engine(position: Position, tt_mb: int | None = None, features: int = DE
     for c in position.played:
         engine.play(code_of(position.rules, c))
     return engine
+
+
+def made_of(lo: int, hi: int, threshold: int | None) -> bool | None:
+    """What the bounds [lo, hi] of a value prove of the contract (``made_threshold``):
+    made, not made, or None (open, or no contract)."""
+    if threshold is None:
+        return None
+    if lo >= threshold:
+        return True
+    if hi < threshold:
+        return False
+    return None
+
+
+def ask_made(engine: Engine, threshold: int | None, lo: int, hi: int) -> tuple[bool, int, int]:
+    """The contract question at the engine's root, whose value is known to lie in
+    [lo, hi]: one null-window probe at ``threshold`` unless the bounds answer it.
+    Returns (complete, lo, hi), the bounds narrowed by the probe's fail-soft answer.
+
+    Measured on the bench sets (``bench/totals.py --made-first``), asking it before the
+    value costs nothing: its answer is a bound the value's walk would prove anyway, and
+    the walk starts from it (fr4-end8 -1.4 % nodes, priest5-end8 -10 %, fr4-mid12 and
+    11-trick fr4 positions within 3 %)."""
+    if made_of(lo, hi, threshold) is not None or threshold is None:
+        return True, lo, hi
+    done, v = engine.search_window(threshold - 1, threshold)
+    if not done:
+        return False, lo, hi
+    return (True, max(lo, v), hi) if v >= threshold else (True, lo, min(hi, v))
 
 
 def _known(engine: Engine, codes, value: int) -> tuple[int, int]:
@@ -164,7 +199,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
     if position.is_finished():
         out = position.outcome()
         return SolveResult(position.id, out["value"], None, [], [], out, 0,
-                           time.perf_counter() - started)
+                           time.perf_counter() - started, made=out.get("made"))
 
     engine = make_engine(position, tt_mb, features)
     set_threads(engine, threads)
@@ -180,7 +215,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
 
 def set_threads(engine: Engine, threads: int) -> None:
     """``engine`` searches on ``threads`` threads (THREAD_TUNING applied)."""
-    engine.set_threads(threads, *(THREAD_TUNING or (-1, -1)))
+    engine.set_threads(threads, *(THREAD_TUNING or ()))
 
 
 def check_threads(threads) -> None:
@@ -202,8 +237,8 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
     names = card_of_code(rules)
     groups = engine.groups()
     order = engine.move_codes()
-    maximizing = engine.maximizing()
     to_play = position.to_play
+    threshold = made_threshold(position.contract, position.hands)
 
     def name(code: int) -> str:
         return token(names[code])
@@ -220,6 +255,7 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
                         time.perf_counter() - started, status, bounds,
                         None if cards is None else {name(c): v for c, v in sorted(cards.items())},
                         None if status == STATUS_OK else _stopped_by(engine, node_limit, cancel))
+        r.made = made_of(*(bounds or (value, value)), threshold)
         if status != STATUS_OK:
             r.best_guess = None if best_guess is None else name(best_guess)
             if card_bounds is not None:
@@ -227,9 +263,13 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
                                  for c in cs if r_ in card_bounds}
         return r
 
-    # The value first, then what each card is worth: with the table warm and the value
-    # as the guess, an optimal card costs two probes ("≥ v", "≥ v + 1") or one.
-    done, lo, hi = engine.value()
+    # The contract question first ("made?": one probe, often cheap where the value is
+    # dear, and never wasted: its bound starts the value's walk), then the value, then
+    # what each card is worth: with the table warm and the value as the guess, an
+    # optimal card costs two probes ("≥ v", "≥ v + 1") or one.
+    done, lo, hi = ask_made(engine, threshold, *engine.bounds())
+    if done:
+        done, lo, hi = engine.value(at_least=lo, at_most=hi)
     if not done:
         guess = engine.best_guess()
         cards_known = {r: engine.child_bounds(r) for r in order} if all_cards else None

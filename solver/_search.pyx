@@ -199,13 +199,16 @@ cdef class Engine:
             v = team_search(&self.g, &self.root, alpha, beta, &self.ctx)
         return not self.ctx.abort, v
 
-    def set_threads(self, int threads, long long help_after=-1, int defer_tricks=-1):
+    def set_threads(self, int threads, long long help_after=-1, int defer_tricks=-1,
+                    int young=-1):
         """Search with this many threads (1 to MAX_THREADS), all on the one table.
 
         ``help_after``: the nodes a search runs on its own before the other threads join
         it (-1: the default, HELP_AFTER); ``defer_tricks``: the nodes with this many tricks
-        left or more share out their cards (-1: DEFER_TRICKS).  Both are for measuring and
-        testing the parallel search (docs/search.md, "Threads")."""
+        left or more share out their cards (-1: DEFER_TRICKS); ``young``: a node's first
+        this many cards are searched by every thread that comes, never put off (-1:
+        two on up to four threads, one on more).  All three are for measuring and testing the parallel search
+        (docs/search.md, "Threads")."""
         cdef int i
         if not 1 <= threads <= MAXTHREADS:
             raise ValueError(f"threads must be from 1 to {MAXTHREADS}")
@@ -227,6 +230,9 @@ cdef class Engine:
             self.team.busy_mask = BUSY_SLOTS - 1
             self.team.threads = threads
             self.team.defer_tricks = DEFER_TRICKS if defer_tricks < 0 else defer_tricks
+            if young < 0:
+                young = YOUNG_BROTHERS if threads <= FEW_THREADS else 1
+            self.team.young = max(young, 1)
             self.ctx.share_tricks = self.team.defer_tricks
         self.team.help_after = HELP_AFTER if help_after < 0 else help_after
 

@@ -12,9 +12,17 @@ Each play of the report gains ``"single_dummy": {"best", "cost", "se", "samples"
 of what the card played lost against the recommended card for its camp (never negative),
 ``se`` its standard error (the draws are paired: both cards in the same deals), ``samples``
 the draws solved exactly, ``limited`` those a limit stopped (left out of ``cost``).  Each
-seat gains ``sd_cost`` (the sum of its cards' costs) and ``sd_mistakes`` (its cards whose
-cost exceeds twice its standard error: clear single-dummy mistakes).  Like the analysis it
-runs from the last card back, so a time limit leaves the deal's last cards judged.
+seat gains ``sd_cost`` (the sum of its judged cards' costs) and ``sd_mistakes`` (its cards
+whose cost exceeds twice its standard error: clear single-dummy mistakes).
+
+The single-dummy judgement needs no double-dummy value of the real deal: it stands whether
+the analysis solved a card's value or only bounded it.  The time limit covers both, and
+like the analysis it never raises: the double-dummy analysis gets at most
+:data:`DOUBLE_DUMMY_SHARE` of it (an endgame takes far less, and leaves the rest), then the
+cards are judged from the last one back, so a time limit (or a cancel) leaves the deal's
+last cards judged and the earlier ones with ``"single_dummy": null`` — not judged — and the
+report's ``single_dummy`` object says how many were judged and, when not all, why
+(``stopped_by``).
 """
 
 from __future__ import annotations
@@ -28,10 +36,15 @@ from atout.options import MAX_SEED
 from atout.position import Position, parse_position
 
 from .advise import DEFAULT_SAMPLES, advise
-from .analyze import AnalysisLimit, analyze
+from .analyze import analyze
 from .cancel import Cancel
 
 __all__ = ["analyze_single_dummy", "judge"]
+
+#: the double-dummy analysis' share of the time limit at most (the judging gets the rest, and
+#: whatever the analysis leaves): a whole deal's early cards are never judged in time anyway,
+#: so half goes to the values of the whole line, half to judging its last cards
+DOUBLE_DUMMY_SHARE = 0.5
 
 
 def judge(position: Position, card: str, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
@@ -68,23 +81,31 @@ def analyze_single_dummy(position: Any, *, start: int = 0, samples: int = DEFAUL
     its player's view (see the module).  ``samples`` and ``seed``: the draws of each
     position (card ``index`` draws with seed ``seed + index``, modulo 2**64); ``workers``: searches side
     by side for the draws; ``threads``: threads of the double-dummy searches.
-    ``time_limit`` bounds the whole: when it runs out (or ``cancel`` is set),
-    :class:`~atout.solver.analyze.AnalysisLimit` is raised with the report of the cards
-    done, the last ones of the deal."""
+    ``time_limit`` bounds the whole and ``cancel`` stops it; either way every card has its
+    double-dummy verdict (exact or bounded) and the cards judged in time their
+    ``single_dummy``, the others None; ``report["single_dummy"]`` is ``{"samples",
+    "seed", "judged"}``, with ``stopped_by`` (``time`` or ``cancel``) when some card is not
+    judged."""
     if not isinstance(position, Position):
         position = parse_position(position)
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError("time_limit must be greater than 0")
     started = time.perf_counter()
     cancel = cancel or Cancel()
-    report = analyze(position, start=start, time_limit=time_limit, tt_mb=tt_mb,
-                     cancel=cancel, threads=threads)
-    report["single_dummy"] = {"samples": samples, "seed": seed}
+    report = analyze(position, start=start,
+                     time_limit=None if time_limit is None else DOUBLE_DUMMY_SHARE * time_limit,
+                     tt_mb=tt_mb, cancel=cancel, threads=threads)
     for summary in report["seats"]:
         summary.update(sd_cost=0.0, sd_mistakes=0)
     played = list(position.played)
-    judged = []
+    judged = 0
+    stopped_by = None
+    for play in report["plays"]:
+        play["single_dummy"] = None
     for play in reversed(report["plays"]):
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
-        if (left is not None and left <= 0) or cancel.is_set():
+        if cancel.is_set() or (left is not None and left <= 0):
+            stopped_by = "cancel" if cancel.is_set() else "time"
             break
         at = Position(position.game, position.hands, position.first, position.contract, position.id)
         for c in played[:play["index"]]:
@@ -92,34 +113,16 @@ def analyze_single_dummy(position: Any, *, start: int = 0, samples: int = DEFAUL
         sd, complete = judge(at, play["card"], samples=samples, seed=(seed + play["index"]) % (MAX_SEED + 1),
                              time_limit=left, workers=workers, tt_mb=tt_mb, cancel=cancel)
         if not complete:
-            break          # stopped part-way: this card is not judged on all its draws
+            # stopped part-way: not judged on all its draws (the hard ones would be missing)
+            stopped_by = "cancel" if cancel.is_set() else "time"
+            break
         play["single_dummy"] = sd
-        judged.append(play)
+        judged += 1
         summary = report["seats"][play["seat"]]
         if sd["cost"] is not None:
             summary["sd_cost"] = round(summary["sd_cost"] + sd["cost"], 4)
             summary["sd_mistakes"] += sd["cost"] > 0 and sd["se"] is not None and sd["cost"] > 2 * sd["se"]
-    if len(judged) < len(report["plays"]):
-        why = "interrupted" if cancel.is_set() else f"time limit of {time_limit:g} s reached"
-        raise AnalysisLimit(f"{why} while judging the cards from their players' view "
-                            f"({len(judged)} of {len(report['plays'])} cards judged)",
-                            _last(report, judged))
+    report["single_dummy"] = {"samples": samples, "seed": seed, "judged": judged}
+    if stopped_by is not None:
+        report["single_dummy"]["stopped_by"] = stopped_by
     return report
-
-
-def _last(report: dict, judged: list) -> dict:
-    """The report cut to the cards judged from their player's view (the deal's last)."""
-    keep = {p["index"] for p in judged}
-    cut = dict(report)
-    cut["plays"] = [p for p in report["plays"] if p["index"] in keep]
-    if cut["plays"]:
-        cut["start_value"] = cut["plays"][0]["value_before"]
-    cut["outcome"] = report["outcome"] if len(cut["plays"]) == len(report["plays"]) else None
-    seats = [dict(s, cards=0, mistakes=0, cost=0) for s in report["seats"]]
-    for p in cut["plays"]:
-        s = seats[p["seat"]]
-        s["cards"] += 1
-        s["cost"] += p["cost"]
-        s["mistakes"] += p["cost"] > 0
-    cut["seats"] = seats
-    return cut

@@ -3,7 +3,7 @@
 # Every thread searches the whole tree from the root, in the same window, on the same
 # table (docs/search.md, "Threads").  What keeps them apart is a small shared table of
 # the positions being searched right now (the busy marks): at a node with enough tricks
-# left, a thread about to search a card other than the node's first looks up the
+# left, a thread about to search a card other than the node's first two looks up the
 # position that card leads to, and when another thread is already searching it, puts
 # the card off and takes the next one — and puts off the other cards of that suit too,
 # whose subtrees share most of their table entries with it.  The cards put off are
@@ -31,6 +31,15 @@
 DEF MAXTHREADS = 256
 DEF HELP_AFTER = 1 << 15         # nodes a search runs alone before the helpers join
 DEF DEFER_TRICKS = 3             # nodes with this many tricks left or more share their cards
+# On up to FEW_THREADS threads a node's first two cards are searched by every thread that
+# comes: after the first card failed, the second still answers often, and a thread sent
+# to the third meanwhile is a large share of the machine working for nothing (two
+# threads, 16 12-trick fr4 positions: 1.42-1.44x the nodes of one when the second card was
+# shared out too, 1.12-1.13x with it kept).  On more threads only the first: many threads
+# waiting on two cards pile into one subtree (16 threads, six 12-trick fr4 positions:
+# 1.44x the nodes with two kept, 1.06x with one; docs/search.md, "Threads")
+DEF YOUNG_BROTHERS = 2
+DEF FEW_THREADS = 4
 DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each; cleared when helpers join)
 DEF COUNT = (1 << 9) - 1         # a busy mark's threads searching the position,
 DEF DONE = 1 << 9                # and whether one has finished it
@@ -101,6 +110,7 @@ cdef struct Team:
     int threads                  # this many threads per search, the caller's included
     uint64_t help_after          # nodes a search runs alone before the helpers join
     int defer_tricks             # nodes with this many tricks left or more share their cards
+    int young                    # a node's first this many cards are never put off
     Ctx* main                    # the caller's context, and the helpers' (threads - 1)
     Ctx* helpers
     pthread_t* tid
@@ -175,7 +185,7 @@ cdef struct Later:
 
 
 cdef inline int put_off(Team* t, Later* later, int i, int code, uint64_t mark) noexcept nogil:
-    """Is the node's card ``code`` (its i-th, not its first) to be searched after the
+    """Is the node's card ``code`` (its i-th, not one of its first two) to be searched after the
     others?  When another thread is searching it, and when a card of its suit was put off:
     cards of one suit lead to positions that the table's patterns largely share, so the
     second, searched after the first, is mostly answered by the table, where searched at

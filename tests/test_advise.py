@@ -17,7 +17,6 @@ from atout.position import parse_position
 from atout.sampler import Sampler
 from atout.solver import Cancel, solve
 from atout.solver.advise import advise, made, solve_cards
-from atout.solver.analyze import AnalysisLimit
 from atout.solver.single_dummy import analyze_single_dummy
 from deals import GAMES, random_endgame
 from views import consistent_deals
@@ -226,7 +225,7 @@ def test_single_dummy_analysis():
     obj = random_endgame(random.Random(13), "fr4", 0)
     pos = parse_position(obj)
     report = analyze_single_dummy(pos, start=len(pos.played) - 12, samples=6, seed=2, workers=2)
-    assert report["single_dummy"] == {"samples": 6, "seed": 2}
+    assert report["single_dummy"] == {"samples": 6, "seed": 2, "judged": 12}
     assert len(report["plays"]) == 12
     for play in report["plays"]:
         sd = play["single_dummy"]
@@ -240,15 +239,23 @@ def test_single_dummy_analysis():
 
 
 def test_single_dummy_analysis_time_limit_keeps_the_last_cards():
+    """A time limit raises nothing: every card keeps its double-dummy verdict (exact or
+    bounded), the cards judged in time are the deal's last ones, the others are not judged."""
     obj = random_endgame(random.Random(14), "fr4", 0)
     pos = parse_position(obj)
-    with pytest.raises(AnalysisLimit) as e:
-        analyze_single_dummy(pos, start=len(pos.played) - 40, samples=200, seed=2,
-                             time_limit=0.5, workers=2)
-    partial = e.value.partial
-    indices = [p["index"] for p in partial["plays"]]
-    assert indices == sorted(indices) and (not indices or indices[-1] == len(pos.played) - 1)
-    assert all("single_dummy" in p for p in partial["plays"])
+    report = analyze_single_dummy(pos, start=len(pos.played) - 40, samples=200, seed=2,
+                                  time_limit=0.5, workers=2)
+    assert [p["index"] for p in report["plays"]] == list(range(len(pos.played) - 40, len(pos.played)))
+    judged = [p["index"] for p in report["plays"] if p["single_dummy"] is not None]
+    assert judged == list(range(len(pos.played) - len(judged), len(pos.played)))
+    assert report["single_dummy"]["judged"] == len(judged) < 40
+    assert report["single_dummy"]["stopped_by"] == "time"
+    for play in report["plays"]:
+        assert play["value_after"] is not None or play["bounds_after"] is not None
+    for seat in report["seats"]:
+        costs = [p["single_dummy"]["cost"] for p in report["plays"]
+                 if p["seat"] == seat["seat"] and p["single_dummy"] is not None]
+        assert seat["sd_cost"] == pytest.approx(sum(costs))
 
 
 def test_cli_analyze_single_dummy(tmp_path):

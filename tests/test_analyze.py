@@ -14,7 +14,8 @@ from atout.cards import card, token
 from atout.errors import PositionError
 from atout.position import parse_position
 from atout.solver import solve
-from atout.solver.analyze import AnalysisLimit, analyze
+from atout.scoring import made_threshold
+from atout.solver.analyze import analyze
 
 from deals import GAMES, mixed_policy, play_out, random_endgame, slam_policy, uniform_policy
 from reference import reference_values
@@ -36,10 +37,14 @@ def played_endgame(rng, game, tricks, **options):
     return obj, start
 
 
-def check_report(obj, start, report, stopped=False):
-    """Every value against a fresh solve of that prefix; the costs add up.  ``stopped``:
-    the report of an analysis a limit stopped (its last cards from ``start`` on)."""
+def check_report(obj, start, report):
+    """Every value against a fresh solve of that prefix; the costs add up; the contract
+    made or not wherever the value says so."""
     pos = parse_position(obj)
+    threshold = made_threshold(pos.contract, pos.hands)
+
+    def made(value):
+        return None if threshold is None else value >= threshold
     assert report["id"] == obj["id"]
     plays = report["plays"]
     assert [p["index"] for p in plays] == list(range(start, len(pos.played)))
@@ -61,11 +66,16 @@ def check_report(obj, start, report, stopped=False):
         assert p["cost"] >= 0
         assert p["cost"] == (ref.value - after if maximizing else after - ref.value)
         assert (p["cost"] == 0) == (p["card"] in p["best"])
+        assert p["made_before"] == made(ref.value) and p["made_after"] == made(after)
+        assert p["decisive"] == (threshold is not None and made(ref.value) != made(after))
+        assert not {"bounds_before", "bounds_after", "cost_bounds"} & set(p)
         signed += p["cost"] if maximizing else -p["cost"]
     end = plays[-1]["value_after"] if plays else report["start_value"]
     # the maximizing camp's losses minus the minimizing camp's = start - end
     assert report["start_value"] - end == signed
-    if pos.is_finished() and not stopped:
+    assert report["made"] == made(report["start_value"])
+    assert "stopped_by" not in report and "start_bounds" not in report
+    if pos.is_finished():
         assert report["outcome"] == pos.outcome()
         assert end == pos.outcome()["value"]
     else:
@@ -156,21 +166,25 @@ def test_bad_arguments():
         analyze(bad)
 
 
-def test_a_time_limit_leaves_the_last_cards_analysed():
-    """A whole deal is too big to analyse from its first card in a fraction of a second:
-    the analysis goes back from the end, so what the limit leaves is its last cards,
-    each exact."""
+def test_a_time_limit_judges_every_card():
+    """A whole deal is too big to analyse exactly from its first card in a fraction of a
+    second: every card still gets its verdict, the last ones exact (the analysis goes back
+    from the end) and the others bounded; the exact ones are today's."""
     obj = json.loads((DATA / "played.jsonl").read_text().splitlines()[0])
     assert len(obj["played"]) == 72
-    with pytest.raises(AnalysisLimit) as info:
-        analyze(obj, time_limit=0.3, tt_mb=TT)
-    partial = info.value.partial
-    assert "time limit of 0.3 s reached" in str(info.value)
-    assert partial["plays"] and partial["plays"][-1]["index"] == 71
-    assert partial["outcome"] is None
-    first = partial["plays"][0]["index"]
-    assert partial["start_value"] == partial["plays"][0]["value_before"]
-    check_report(obj, first, partial, stopped=True)
+    report = analyze(obj, time_limit=0.3, tt_mb=TT)
+    assert report["stopped_by"] == "time"
+    assert [p["index"] for p in report["plays"]] == list(range(72))
+    assert report["outcome"] == parse_position(obj).outcome()
+    exact = [p for p in report["plays"] if p["value_before"] is not None]
+    assert exact and exact[-1]["index"] == 71
+    bounded = [p for p in report["plays"] if p["value_before"] is None]
+    assert bounded and all(p["bounds_before"][0] < p["bounds_before"][1] for p in bounded)
+    assert report["start_value"] is None and report["start_bounds"] == bounded[0]["bounds_before"]
+    first = exact[0]["index"]
+    assert all(p["index"] >= first for p in exact)   # exact from a card on, to the end
+    tail = analyze(obj, start=first, tt_mb=TT)
+    assert [{k: p[k] for k in tail["plays"][0]} for p in exact] == tail["plays"]
 
 
 def test_import_atout_stays_light():
@@ -201,9 +215,9 @@ def test_cli_json_and_table():
     reports = [json.loads(x) for x in r.stdout.splitlines()]
     assert len(reports) == 2
     for d, rep in zip(deals, reports):
-        assert list(rep) == ["id", "start_value", "plays", "seats", "outcome"]
+        assert list(rep) == ["id", "start_value", "made", "plays", "seats", "outcome"]
         assert list(rep["plays"][0]) == ["index", "seat", "card", "value_before", "value_after",
-                                         "cost", "best"]
+                                         "cost", "best", "made_before", "made_after", "decisive"]
         assert list(rep["seats"][0]) == ["seat", "cards", "mistakes", "cost"]
         pos = parse_position(d)
         assert rep == analyze(d, start=len(pos.played) - 2 * pos.seats, tt_mb=TT)
@@ -228,5 +242,39 @@ def test_cli_bad_input_is_a_line_not_a_traceback():
     assert "Traceback" not in r.stderr
     r = _atout("analyze", "/nonexistent/file")
     assert r.returncode == 2 and "cannot read" in r.stderr
-    r = _atout("analyze", "--time-limit", "0.001", stdin=open(_bench("fr4-end8")).readline())
-    assert r.returncode == 1 and "time limit" in r.stderr and "Traceback" not in r.stderr
+
+
+
+def test_the_table_shows_ranges_the_contract_and_decisive_cards_only_where_bounded():
+    """A stopped analysis' table: each value or cost not solved as its range, a contract
+    column, decisive cards marked, the seats' cost ranges; an exact one has none of them
+    (it reads as it always did)."""
+    from atout.client.analyze_cmd import render
+    from atout.solver import Cancel
+
+    obj = json.loads((DATA / "played.jsonl").read_text().splitlines()[0])
+    pos = parse_position(obj)
+    cancel = Cancel()
+    cancel.set()                       # no search: the cheap bounds only
+    report = analyze(obj, tt_mb=TT, cancel=cancel)
+    exact = sum(p["cost"] is not None for p in report["plays"])
+    first = report["plays"][0]
+    # (a verdict the cheap bounds cannot give, to see it drawn)
+    first.update(made_before=True, made_after=False, decisive=True)
+    lines = render(pos, report, "deal", ascii=True).splitlines()
+    assert f"{exact} of 72 cards with an exact cost; Ctrl-C left the others" in lines[3]
+    assert lines[5].split()[-3:] == ["contract", "best", "there"]
+    row = next(line.split() for line in lines if line.split()[:2] == ["1", "0"])
+    assert row[5:8] == ["{}..{}".format(*first["bounds_after"]),
+                        "{}..{}".format(*first["cost_bounds"]), "down"]
+    assert row[-1] == "decisive" and sum("decisive" in line for line in lines) == 1
+    seats = [line.split() for line in lines if len(line.split()) == 5
+             and line.split()[0] in "0123" and line.split()[2] == "18"]
+    assert [r[-1] for r in seats] == ["{}..{}".format(*s["cost_bounds"]) for s in report["seats"]]
+
+    exact = analyze(obj, start=len(pos.played) - 3 * pos.seats, tt_mb=TT)
+    assert "stopped_by" not in exact
+    exact["plays"][0]["decisive"] = True     # (its values say it: not marked)
+    text = render(pos, exact, "deal", ascii=True)
+    assert ".." not in text and "contract" not in text.splitlines()[4]
+    assert "decisive" not in text and "open" not in text

@@ -156,7 +156,7 @@ def test_ctrl_c_stops_a_solve_at_once_and_prints_what_was_proven():
     assert lo <= hi
 
 
-def test_ctrl_c_stops_an_analysis_and_prints_the_cards_analysed():
+def test_ctrl_c_stops_an_analysis_and_prints_what_was_judged():
     obj = json.loads(_endgame("fr4", 0, "ctrl-c-analyze"))
     start = (18 - 13) * 4        # thirteen tricks to analyse: seconds at the least
     proc, took, out, err = _interrupt_mid_search(
@@ -164,11 +164,10 @@ def test_ctrl_c_stops_an_analysis_and_prints_the_cards_analysed():
     assert proc.returncode == 130, (proc.returncode, err)
     assert took < 1.0, took
     assert "Traceback" not in err and "interrupted" in err
-    if out.strip():          # the cards analysed before Ctrl-C
-        partial = json.loads(out)
-        assert partial["start_value"] is not None and partial["outcome"] is None
-        assert len(partial["plays"]) < 72 - start        # not every card
-        assert partial["plays"][-1]["index"] == 71         # the last ones
+    report = json.loads(out)     # every card, exact where solved before Ctrl-C, else bounded
+    assert report["stopped_by"] == "cancel" and report["outcome"] is not None
+    assert [p["index"] for p in report["plays"]] == list(range(start, 72))
+    assert report["plays"][0]["value_before"] is None and report["plays"][0]["bounds_before"]
 
 
 def test_ctrl_c_on_the_table_output_too():

@@ -103,16 +103,21 @@ def test_analyze_equals_the_local_analysis(client, deal):
     assert body == atout.analyze(deal, start=start, tt_mb=TT_MB)
 
 
-def test_analyze_stopped_by_its_time_limit_gives_the_partial_report(client):
+def test_analyze_stopped_by_its_time_limit_judges_every_card(client):
     r = client.post("/api/analyze", json={"position": PLAYED[0], "time_limit": 0.3})
     body = r.json()
     assert r.status_code == 200 and body["status"] == "limit"
-    assert "time limit of 0.3 s reached" in body["message"]
-    assert body["outcome"] is None
-    if body["plays"]:         # the deal's last cards: the analysis goes back from the end
-        assert body["plays"][-1]["index"] == len(PLAYED[0]["played"]) - 1
-        assert body["start"] == body["plays"][0]["index"]
-        assert body["start_value"] == body["plays"][0]["value_before"]
+    assert "time limit of 0.3 s reached" in body["message"] and body["stopped_by"] == "time"
+    assert body["outcome"] == parse_position(PLAYED[0]).outcome()
+    assert [p["index"] for p in body["plays"]] == list(range(len(PLAYED[0]["played"])))
+    assert body["start"] == 0 and body["start_value"] is None
+    exact = sum(p["cost"] is not None for p in body["plays"])
+    assert f"{exact} of {len(body['plays'])} cards with an exact cost" in body["message"]
+    for p in body["plays"]:   # the exact ones, and the bounds of the others
+        if p["value_before"] is None:
+            low, high = p["bounds_before"]
+            assert low < high and p["best"] is None
+        assert (p["cost"] is None) == ("cost_bounds" in p)
 
 
 def test_validate_and_table(client):

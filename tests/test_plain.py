@@ -63,7 +63,7 @@ def test_full_search_equals_plain_search(game, monkeypatch):
     sharing every node's cards: tests/test_threads.py)."""
     import atout.solver
 
-    monkeypatch.setattr(atout.solver, "THREAD_TUNING", (0, 0))
+    monkeypatch.setattr(atout.solver, "THREAD_TUNING", (0, 0, 1))
     for obj in _positions(game, PER_GAME):
         same(obj, DEFAULT_FEATURES, (1, 2, 4))
 

@@ -19,7 +19,7 @@ import pytest
 from atout.cards import token
 from atout.position import parse_position
 from atout.solver import Cancel, _optimal, make_engine, solve
-from atout.solver.analyze import AnalysisLimit, analyze
+from atout.solver.analyze import analyze
 from atout.solver.params import card_of_code
 
 from dealt import TT_MB, assert_fail_soft
@@ -186,30 +186,19 @@ def _deal():
     return obj
 
 
-def test_analysis_limit_message_counts_the_cards_from_start():
-    """"(k of n cards analysed)": n counts the cards after ``start``, k those analysed."""
+def test_an_analysis_says_why_some_values_are_only_bounded():
+    """A Cancel that was never set does not make a time limit an interruption; a set one
+    is one; either way every card from ``start`` on has its verdict."""
     obj = _deal()
     start = 8
-    with pytest.raises(AnalysisLimit) as info:
-        analyze(obj, start=start, time_limit=0.2, tt_mb=TT_MB)
-    partial = info.value.partial
-    k = len(partial["plays"])
-    assert f"({k} of {72 - start} cards analysed)" in str(info.value)
-
-
-def test_analysis_limit_says_why_it_stopped():
-    """A Cancel that was never set does not make a time limit an interruption; a set one
-    is one."""
-    obj = _deal()
-    with pytest.raises(AnalysisLimit) as info:
-        analyze(obj, time_limit=0.2, tt_mb=TT_MB, cancel=Cancel())
-    assert str(info.value).startswith("time limit of 0.2 s reached")
+    report = analyze(obj, start=start, time_limit=0.2, tt_mb=TT_MB, cancel=Cancel())
+    assert report["stopped_by"] == "time"
+    assert [p["index"] for p in report["plays"]] == list(range(start, 72))
     cancel = Cancel()
     cancel.set()
-    with pytest.raises(AnalysisLimit) as info:
-        analyze(obj, tt_mb=TT_MB, cancel=cancel)
-    assert str(info.value).startswith("interrupted")
-    assert "time limit" not in str(info.value)
+    report = analyze(obj, tt_mb=TT_MB, cancel=cancel)
+    assert report["stopped_by"] == "cancel"
+    assert [p["index"] for p in report["plays"]] == list(range(72))
 
 
 # -- the driver's walk (driver.pxi, ``exact``) ------------------------------------------------

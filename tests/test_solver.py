@@ -81,7 +81,7 @@ THREADS = (1, 2, 4)
 
 @pytest.fixture
 def every_node_shared(monkeypatch):
-    monkeypatch.setattr(solver_module, "THREAD_TUNING", (0, 0))
+    monkeypatch.setattr(solver_module, "THREAD_TUNING", (0, 0, 1))
 
 
 @pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5"])

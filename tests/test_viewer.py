@@ -29,8 +29,13 @@ from pathlib import Path
 
 import pytest
 
+import random
+
 import atout
+from atout.cards import token
 from atout.solver import solve
+
+from deals import play_out, random_endgame
 
 CHROMIUM = next((p for p in (os.environ.get("ATOUT_CHROMIUM"), "/usr/bin/chromium",
                              shutil.which("chromium"), shutil.which("chromium-browser"))
@@ -47,12 +52,29 @@ DATA = Path(__file__).resolve().parent / "data"
 PLAYED = [json.loads(line) for line in (DATA / "played.jsonl").read_text().splitlines()]
 GAMES = {d["game"]: i for i, d in reversed(list(enumerate(PLAYED)))}   # first deal of each game
 TT_MB = 16
-LAST_TRICKS = {"fr4": 8, "fr3": 10, "fr5": 8, "priest5": 8, "at4": 12}   # the page's default
+# the tricks the tests have the page analyse exactly (its default is the whole deal, within
+# the time limit: the French and Priestertarock ones bounded, not exact)
+LAST_TRICKS = {"fr4": 8, "fr3": 10, "fr5": 8, "priest5": 8, "at4": 12}
 # after the played deals, the file `atout view` is given holds a deal with no card played
 # and a puzzle: a deal played until five tricks are left, as `atout deal --tricks-left 5`
 FRESH = {**PLAYED[0], "id": "fr4-no-card-played", "played": []}
 PUZZLE = {**PLAYED[0], "id": "fr4-five-tricks-left", "played": PLAYED[0]["played"][:52]}
 FRESH_INDEX, PUZZLE_INDEX = len(PLAYED), len(PLAYED) + 1
+
+
+def _decisive_deal() -> tuple[dict, int]:
+    """A deal whose last six tricks hold decisive cards (a random endgame played out at
+    random: the contract changes hands three times): (deal, where the six tricks start)."""
+    rng = random.Random("decisive-27")
+    obj = random_endgame(rng, "fr4", 6)
+    pos = atout.position.parse_position(obj)
+    start = len(pos.played)
+    play_out(rng, pos, 6 * 4)
+    return {**obj, "id": "fr4-decisive", "played": [token(c) for c in pos.played]}, start
+
+
+DECISIVE, DECISIVE_START = _decisive_deal()
+DECISIVE_INDEX = len(PLAYED) + 2
 DESKTOP, PHONE = {"width": 1400, "height": 1000}, {"width": 390, "height": 844}
 # the file's card codes, which a sentence on the page never shows (it writes J♥, 21 atout)
 RAW_CARD = r"\b(?:T\d{1,2}|EX|(?:10|[1-9JNQK])[SHDC])\b"
@@ -62,7 +84,7 @@ RAW_CARD = r"\b(?:T\d{1,2}|EX|(?:10|[1-9JNQK])[SHDC])\b"
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("view")
     deals = tmp / "deals.jsonl"
-    deals.write_text("".join(json.dumps(d) + "\n" for d in PLAYED + [FRESH, PUZZLE]))
+    deals.write_text("".join(json.dumps(d) + "\n" for d in PLAYED + [FRESH, PUZZLE, DECISIVE]))
     log_path = tmp / "view.log"
     log = open(log_path, "w")
     proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", "view",
@@ -102,6 +124,10 @@ def new_page(browser, server, viewport):
     pg.on("console", lambda m: pg.errors.append(f"console {m.type}: {m.text}")
           if m.type in ("error", "warning") else None)
     pg.base = server
+    # the page analyses the whole deal within its time limit: 5 s keeps each page's search
+    # short (a test that chooses another limit keeps it, as the page does)
+    context.add_init_script("try { if (!localStorage.getItem('atout-analysis-limit')) "
+                            "localStorage.setItem('atout-analysis-limit', '5'); } catch (e) {}")
     return context, pg
 
 
@@ -128,6 +154,15 @@ def position(deal: dict, cards: int) -> dict:
 def open_deal(page, index: int, card: int) -> None:
     page.goto(f"{page.base}#deal={index}&card={card}")
     wait_card(page, card)
+
+
+def analyse_from(page, start: int) -> dict:
+    """Choose where the page's analysis starts and wait for it: its answer."""
+    page.select_option("#analysis-start", str(start))
+    page.wait_for_function("n => state.analysis && state.analysis.start === n && !state.analysing",
+                           arg=start, timeout=60000)
+    page.wait_for_selector("#seat-costs tr[data-seat]")
+    return page.evaluate("state.analysis")
 
 
 def wait_card(page, card: int) -> None:
@@ -224,8 +259,11 @@ def test_the_analysis_shown_is_atout_analyze(page, game):
     index = GAMES[game]
     deal = PLAYED[index]
     open_deal(page, index, 0)
-    page.wait_for_selector("#seat-costs tr[data-seat]", timeout=60000)
     start = max(0, (len(deal["hands"][0]) - LAST_TRICKS[game]) * len(deal["hands"]))
+    if start:
+        analyse_from(page, start)
+    else:
+        page.wait_for_selector("#seat-costs tr[data-seat]", timeout=60000)
     report = atout.analyze(deal, start=start, tt_mb=TT_MB)
     rows = page.locator("#seat-costs tr[data-seat]").all()
     shown = [[int(x) for x in row.inner_text().split("\t")[2:5]] for row in rows]
@@ -435,8 +473,8 @@ def test_the_chart_shows_what_a_mistake_costs(page):
     index = GAMES["fr3"]
     deal = PLAYED[index]
     open_deal(page, index, 0)
+    report = analyse_from(page, (24 - LAST_TRICKS["fr3"]) * 3)
     page.wait_for_selector("#chart svg")
-    report = page.evaluate("state.analysis")
     worst = max(report["plays"], key=lambda p: p["cost"])
     assert 0 < worst["cost"] <= 5                  # the example's costliest card: a small loss
     # a small loss is a small step: at most its share of a 25-point span (a prise's value
@@ -460,6 +498,50 @@ def test_the_chart_shows_what_a_mistake_costs(page):
     note = page.locator("#chart .chart-note")
     assert "small" in note.get_attribute("class") and "lost here" not in text
     assert f"(−{worst['cost']})" in note.inner_text()
+
+
+def test_a_whole_deal_gets_an_answer(page):
+    """The page's default: the whole deal, every card judged within the time limit — the
+    last cards exact, the others' values drawn as bands of what is proven; and a position
+    the search does not solve says whether the contract is made, or that it is open."""
+    index = GAMES["fr4"]
+    page.context.add_init_script("try { localStorage.setItem('atout-solve-limit', '2'); } catch (e) {}")
+    open_deal(page, index, 0)
+    page.wait_for_function("state.analysis && !state.analysing", timeout=60000)
+    a = page.evaluate("state.analysis")
+    assert a["start"] == 0 and a["status"] == "limit" and len(a["plays"]) == 72
+    values = [a["start_value"]] + [p["value_after"] for p in a["plays"]]
+    bounded = sum(v is None for v in values)
+    assert bounded and a["plays"][-1]["value_after"] is not None
+    assert page.locator("#chart rect.band").count() == bounded
+    assert page.locator("#chart circle.dot").count() == len(values) - bounded
+    assert "proven ranges" in page.inner_text("#analysis-status")
+    costs = page.locator("#seat-costs tr[data-seat] td.cost").all_inner_texts()
+    assert any("…" in c for c in costs)
+    shown = wait_solved(page, 0)
+    box = page.locator("#dd-value")
+    if not shown["value"]:                       # not solved in 2 s: what is proven
+        made = box.get_attribute("data-made")
+        word = {"made": "made", "down": "down", "open": "open"}[made]
+        assert word in page.inner_text("#dd-value")
+        if made == "down":
+            assert int(box.get_attribute("data-high")) < 1
+        if made == "made":
+            assert int(box.get_attribute("data-low")) >= 1
+
+
+def test_decisive_cards_are_marked(page):
+    report = atout.analyze(DECISIVE, start=DECISIVE_START, tt_mb=TT_MB)
+    decisive = [p["index"] for p in report["plays"] if p["decisive"]]
+    assert decisive
+    open_deal(page, DECISIVE_INDEX, DECISIVE_START)
+    analyse_from(page, DECISIVE_START)
+    marks = page.locator("#chart polygon.decisive").evaluate_all(
+        "els => els.map(e => Number(e.dataset.index))")
+    assert marks == decisive
+    items = page.locator("li.mistake.decisive").all()
+    assert [int(i.get_attribute("data-index")) for i in items] == decisive
+    assert all("decisive" in i.inner_text() for i in items)
 
 
 def test_cards_are_named_as_a_player_writes_them(page):

@@ -94,7 +94,7 @@ class Outcome(_message.Message):
     def __init__(self, value: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., fields: _Optional[_Iterable[_Union[OutcomeField, _Mapping]]] = ...) -> None: ...
 
 class SolveResult(_message.Message):
-    __slots__ = ("text_id", "number_id", "status", "value", "to_play", "best", "cards", "line", "outcome", "nodes", "seconds", "bounds")
+    __slots__ = ("text_id", "number_id", "status", "value", "to_play", "best", "cards", "line", "outcome", "nodes", "seconds", "bounds", "made")
     TEXT_ID_FIELD_NUMBER: _ClassVar[int]
     NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -107,6 +107,7 @@ class SolveResult(_message.Message):
     NODES_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     BOUNDS_FIELD_NUMBER: _ClassVar[int]
+    MADE_FIELD_NUMBER: _ClassVar[int]
     text_id: str
     number_id: int
     status: Status
@@ -119,7 +120,8 @@ class SolveResult(_message.Message):
     nodes: int
     seconds: float
     bounds: Bounds
-    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., value: _Optional[int] = ..., to_play: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., cards: _Optional[_Union[CardValues, _Mapping]] = ..., line: _Optional[_Iterable[str]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
+    made: bool
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., value: _Optional[int] = ..., to_play: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., cards: _Optional[_Union[CardValues, _Mapping]] = ..., line: _Optional[_Iterable[str]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., bounds: _Optional[_Union[Bounds, _Mapping]] = ..., made: _Optional[bool] = ...) -> None: ...
 
 class SolveBatchRequest(_message.Message):
     __slots__ = ("positions", "all_cards", "time_limit", "node_limit")
@@ -152,7 +154,7 @@ class AnalyzeRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., start: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
 
 class Play(_message.Message):
-    __slots__ = ("index", "seat", "card", "value_before", "value_after", "cost", "best")
+    __slots__ = ("index", "seat", "card", "value_before", "value_after", "cost", "best", "made_before", "made_after", "decisive", "bounds_before", "bounds_after", "cost_bounds")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
@@ -160,6 +162,12 @@ class Play(_message.Message):
     VALUE_AFTER_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
     BEST_FIELD_NUMBER: _ClassVar[int]
+    MADE_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    MADE_AFTER_FIELD_NUMBER: _ClassVar[int]
+    DECISIVE_FIELD_NUMBER: _ClassVar[int]
+    BOUNDS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    BOUNDS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    COST_BOUNDS_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     card: str
@@ -167,22 +175,30 @@ class Play(_message.Message):
     value_after: int
     cost: int
     best: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., card: _Optional[str] = ..., value_before: _Optional[int] = ..., value_after: _Optional[int] = ..., cost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ...) -> None: ...
+    made_before: bool
+    made_after: bool
+    decisive: bool
+    bounds_before: Bounds
+    bounds_after: Bounds
+    cost_bounds: Bounds
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., card: _Optional[str] = ..., value_before: _Optional[int] = ..., value_after: _Optional[int] = ..., cost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., made_before: _Optional[bool] = ..., made_after: _Optional[bool] = ..., decisive: _Optional[bool] = ..., bounds_before: _Optional[_Union[Bounds, _Mapping]] = ..., bounds_after: _Optional[_Union[Bounds, _Mapping]] = ..., cost_bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
 
 class SeatSummary(_message.Message):
-    __slots__ = ("seat", "cards", "mistakes", "cost")
+    __slots__ = ("seat", "cards", "mistakes", "cost", "cost_bounds")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     MISTAKES_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
+    COST_BOUNDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     cards: int
     mistakes: int
     cost: int
-    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[int] = ..., mistakes: _Optional[int] = ..., cost: _Optional[int] = ...) -> None: ...
+    cost_bounds: Bounds
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[int] = ..., mistakes: _Optional[int] = ..., cost: _Optional[int] = ..., cost_bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
 
 class Analysis(_message.Message):
-    __slots__ = ("text_id", "number_id", "status", "start_value", "plays", "seats", "outcome")
+    __slots__ = ("text_id", "number_id", "status", "start_value", "plays", "seats", "outcome", "made", "start_bounds", "stopped_by")
     TEXT_ID_FIELD_NUMBER: _ClassVar[int]
     NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -190,6 +206,9 @@ class Analysis(_message.Message):
     PLAYS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    MADE_FIELD_NUMBER: _ClassVar[int]
+    START_BOUNDS_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
     text_id: str
     number_id: int
     status: Status
@@ -197,7 +216,10 @@ class Analysis(_message.Message):
     plays: _containers.RepeatedCompositeFieldContainer[Play]
     seats: _containers.RepeatedCompositeFieldContainer[SeatSummary]
     outcome: Outcome
-    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., start_value: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ...) -> None: ...
+    made: bool
+    start_bounds: Bounds
+    stopped_by: str
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., start_value: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., made: _Optional[bool] = ..., start_bounds: _Optional[_Union[Bounds, _Mapping]] = ..., stopped_by: _Optional[str] = ...) -> None: ...
 
 class AdviseRequest(_message.Message):
     __slots__ = ("position", "seat", "samples", "seed", "time_limit")

@@ -8,7 +8,6 @@ const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const RANK_NAMES = { K: "king", Q: "queen", N: "cavalier", J: "jack" };
 const TAB = Math.random().toString(36).slice(2);     // this page's slots on the server
-const DEFAULT_LAST_TRICKS = { fr4: 8, fr3: 10, fr5: 8, priest5: 8, at4: 12 };
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => {
@@ -623,6 +622,7 @@ function showSolve(s) {
     box.replaceChildren(el("span", "big-number", valueText(s.value)));
     box.dataset.value = s.value;
     box.dataset.low = box.dataset.high = "";
+    box.dataset.made = madeKey(s.made);
     barValue(valueText(s.value));
     status.textContent = "Exact, solved in " + s.seconds.toFixed(2) + " s (" + s.nodes.toLocaleString("en") + " nodes).";
     if (s.best && s.best.length && state.table && state.table.to_play !== null) {
@@ -643,8 +643,11 @@ function showSolve(s) {
     barValue(range);
     status.classList.add("limited");
     const limit = s.time_limit ? s.time_limit + " s" : "its";
+    box.dataset.made = madeKey(s.made);
+    if (hasContract()) box.append(el("span", "made-word " + madeKey(s.made), madeWord(s.made)));
     status.textContent = "Not solved: the search stopped at " + limit + " limit. Proven so far: the value is at least " +
-      valueText(lo) + " and at most " + valueText(hi) + ". No card values yet — raise the time limit, or step on to a smaller position.";
+      valueText(lo) + " and at most " + valueText(hi) + (hasContract() ? "; " + madeSentence(s.made) : "") +
+      ". No card values yet — raise the time limit, or step on to a smaller position.";
   }
 }
 
@@ -759,13 +762,37 @@ function showAdvice(a) {
   body.dataset.played = state.cursor;
 }
 
+// -- the contract question: made or not, where the value itself is not known ------------------
+
+function hasContract() {
+  // every game but Trischaken has a contract to make (its chart has a deciding line)
+  const scale = state.table ? state.table.scale : null;
+  return !!scale && (scale.line !== null || !!scale.fixed);
+}
+
+const madeKey = (made) => (made === true ? "made" : made === false ? "down" : "open");
+const madeWord = (made) => ({ made: "made", down: "down", open: "made or down: open" })[madeKey(made)];
+
+function madeSentence(made) {
+  const who = state.table ? state.table.scale.up : "the declarer's camp";
+  if (made === true) return "proven: " + who + " makes its contract with best play";
+  if (made === false) return "proven: " + who + " goes down with best play";
+  return "whether " + who + " makes its contract is still open";
+}
+
+function valueOrRange(v, bounds) {
+  return v !== null && v !== undefined ? valueText(v) : valueText(bounds[0]) + " … " + valueText(bounds[1]);
+}
+
+// what a card of the analysis is proven to have cost: exact, else its range's low end
+const provenCost = (p) => (p.cost !== null ? p.cost : p.cost_bounds[0]);
+const costText = (p) => (p.cost !== null ? String(p.cost) : p.cost_bounds[0] + " … " + p.cost_bounds[1]);
+
 // -- the analysis of the play ----------------------------------------------------------------
 
-function defaultStart(line) {
-  const n = state.deal.hands.length;
-  const k = DEFAULT_LAST_TRICKS[state.deal.game] || 8;
-  const full = state.deal.hands[0].length;
-  return Math.max(0, (full - k) * n);
+function defaultStart() {
+  // the whole deal: within its time limit every card gets a verdict, exact or bounded
+  return 0;
 }
 
 function fillStartOptions() {
@@ -774,7 +801,7 @@ function fillStartOptions() {
   const n = state.deal.hands.length;
   const tricks = state.deal.hands[0].length;
   for (let i = 0; i < tricks; i++) {
-    const o = el("option", null, "trick " + (i + 1) + " (last " + (tricks - i) + ")");
+    const o = el("option", null, i === 0 ? "trick 1 (the whole deal)" : "trick " + (i + 1) + " (last " + (tricks - i) + ")");
     o.value = String(i * n);
     sel.append(o);
   }
@@ -836,9 +863,12 @@ async function runAnalysis() {
   if (a.status === "ok") {
     statusEl.textContent = "Analysed " + a.plays.length + " cards of " + what + " in " + ((performance.now() - began) / 1000).toFixed(1) + " s.";
   } else {
+    // every card has its verdict: exact where solved in time, else proven bounds
+    const exact = a.plays.filter((p) => p.cost !== null).length;
     statusEl.className = "dd-status limited";
-    // the analysis goes back from the end: what a limit leaves is the last cards
-    statusEl.textContent = "Stopped: " + a.message + (a.plays.length ? " — the last " + a.plays.length + " cards played, shown below." : ". Choose a later trick to start from, or a longer limit.");
+    statusEl.textContent = "Analysed " + a.plays.length + " cards of " + what + " within " + limit + " s: " + exact +
+      " with an exact cost, the others with proven ranges (shaded on the chart)" +
+      (hasContract() ? "; at card " + (a.start + 1) + " " + madeSentence(a.made) : "") + ".";
   }
   drawAnalysis();
 }
@@ -850,36 +880,48 @@ function drawAnalysis() {
   costs.replaceChildren();
   const mistakes = $("mistakes");
   mistakes.replaceChildren();
-  if (!a || a.start_value === null) { $("chart").replaceChildren(); return; }
+  if (!a) { $("chart").replaceChildren(); return; }
   const head = el("tr");
   for (const h of ["seat", "role", "cards", "mistakes", "total cost"]) head.append(el("th", null, h));
   costs.append(head);
   for (const s of a.seats) {
     const tr = el("tr");
     tr.dataset.seat = s.seat;
+    const low = s.cost !== null ? s.cost : s.cost_bounds[0];
     tr.append(el("td", null, "Seat " + s.seat), el("td", null, t ? t.roles[s.seat] : ""),
               el("td", null, String(s.cards)), el("td", "mistakes-n", String(s.mistakes)),
-              el("td", "cost" + (s.cost > 0 ? " lost" : ""), String(s.cost)));
+              el("td", "cost" + (low > 0 ? " lost" : ""),
+                 s.cost !== null ? String(s.cost) : s.cost_bounds[0] + " … " + s.cost_bounds[1]));
     costs.append(tr);
   }
   const last = a.plays[a.plays.length - 1];
-  const summary = el("caption", null, "Value at card " + a.start + ": " + valueText(a.start_value) +
-    (a.outcome ? " · result: " + valueText(a.outcome.value) : (last ? " · after card " + (last.index + 1) + ": " + valueText(last.value_after) : "")));
+  const summary = el("caption", null, "Value at card " + a.start + ": " + valueOrRange(a.start_value, a.start_bounds) +
+    (a.start_value === null && hasContract() ? " (" + madeWord(a.made) + ")" : "") +
+    (a.outcome ? " · result: " + valueText(a.outcome.value) : (last ? " · after card " + (last.index + 1) + ": " + valueOrRange(last.value_after, last.bounds_after) : "")));
   costs.prepend(summary);
-  const worst = a.plays.reduce((w, p) => (p.cost > (w ? w.cost : 0) ? p : w), null);
-  for (const p of a.plays.filter((p) => p.cost > 0)) {
-    const li = el("li", "mistake" + (p === worst ? " worst" : ""));
+  if (a.plays.some((p) => p.cost === null)) {
+    costs.append(el("caption", "note", "mistakes: the cards proven to have cost something; a range: what is proven of the cost"));
+  }
+  // the proven mistakes: an exact cost above 0, or a range above 0
+  const worst = a.plays.reduce((w, p) => (provenCost(p) > (w ? provenCost(w) : 0) ? p : w), null);
+  for (const p of a.plays.filter((p) => provenCost(p) > 0)) {
+    const li = el("li", "mistake" + (p === worst ? " worst" : "") + (p.decisive ? " decisive" : ""));
     li.dataset.index = p.index;
     const n = t ? t.seats : state.deal.hands.length;
     li.append(el("span", "where", "trick " + (Math.floor(p.index / n) + 1) + ", seat " + p.seat + " (" + (t ? t.roles[p.seat] : "") + ")"),
               document.createTextNode(" played "), tokenEl(p.card),
-              document.createTextNode(" costing "), el("strong", "cost", String(p.cost)),
-              document.createTextNode(" — best: "), tokensEl(p.best));
+              document.createTextNode(" costing "), el("strong", "cost", costText(p)),
+              document.createTextNode(" — best: "), p.best ? tokensEl(p.best) : el("span", "open", "not found in the time"));
+    if (p.decisive) li.append(el("span", "decisive-note", " — decisive: " + (p.made_before ? "made before it, down after it" : "down before it, made after it")));
     li.title = "show the position before this card";
     li.addEventListener("click", () => goToAnalysed(p.index));
     mistakes.append(li);
   }
-  if (!mistakes.children.length && a.plays.length) mistakes.append(el("li", "none", "No mistake: every card analysed was a best card."));
+  if (!mistakes.children.length && a.plays.length) {
+    mistakes.append(el("li", "none", a.plays.every((p) => p.cost !== null)
+      ? "No mistake: every card analysed was a best card."
+      : "No mistake proven: every card solved was a best card."));
+  }
   drawChart();
 }
 
@@ -929,16 +971,17 @@ function drawChart() {
   const box = $("chart");
   box.replaceChildren();
   box._x = null;
-  if (!a || a.start_value === null || !state.table) return;
+  if (!a || !state.table) return;
   const scale = state.table.scale;
-  const points = [{ index: a.start, value: a.start_value, play: null }]
-    .concat(a.plays.map((p) => ({ index: p.index + 1, value: p.value_after, play: p })));
+  // each value exact, or (value null) the proven bounds: drawn as a band
+  const points = [{ index: a.start, value: a.start_value, bounds: a.start_bounds, play: null }]
+    .concat(a.plays.map((p) => ({ index: p.index + 1, value: p.value_after, bounds: p.bounds_after, play: p })));
   const total = state.analysisLine.length;
   // drawn in the box's own pixels, so that its text keeps its size on a phone
   const W = Math.max(280, Math.round(box.clientWidth || 900));
   const narrow = W < 560;
   const H = narrow ? 230 : 250, L = narrow ? 40 : 52, R = 10, T = 22, B = 38;
-  const { lo, hi, ticks } = chartRange(points.map((p) => p.value), scale);
+  const { lo, hi, ticks } = chartRange(points.flatMap((p) => (p.value !== null ? [p.value] : p.bounds)), scale);
   const x = (i) => L + (W - L - R) * (i - a.start) / Math.max(1, total - a.start);
   const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
   const s = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img",
@@ -966,20 +1009,50 @@ function drawChart() {
     s.append(svg("line", { x1: x(i), x2: x(i), y1: T, y2: H - B, class: "trick-line" }));
     if ((i / n) % every === 0 && i < total) s.append(svg("text", { x: x(i) + 2, y: H - B + 14, class: "axis" }, "trick " + (i / n + 1)));
   }
-  const path = points.map((p, i) => (i ? "H" + x(p.index) + "V" + y(p.value) : "M" + x(p.index) + " " + y(p.value))).join(" ");
-  s.append(svg("path", { d: path, class: "value-line" }));
-  const worst = a.plays.reduce((w, p) => (p.cost > (w ? w.cost : 0) ? p : w), null);
+  // the value as a step line through the exact values; a bounded value is a band from its
+  // low to its high bound, over the card's step (the line breaks there)
+  let path = "";
+  points.forEach((p, i) => {
+    const next = i + 1 < points.length ? x(points[i + 1].index) : x(p.index);
+    if (p.value === null) {
+      const [b0, b1] = p.bounds;
+      const band = svg("rect", { x: x(p.index), y: y(b1), width: Math.max(2, next - x(p.index)), height: Math.max(2, y(b0) - y(b1)),
+                                 class: "band", "data-index": p.index });
+      band.append(svg("title", {}, (p.play ? "after card " + (p.play.index + 1) + " (seat " + p.play.seat + " " + cardText(p.play.card) + ")" : "at the start") +
+        ": between " + valueText(b0) + " and " + valueText(b1) + (hasContract() ? " — " + madeWord(p.play ? p.play.made_after : a.made) : "")));
+      band.addEventListener("click", () => goToAnalysed(p.play ? p.play.index : a.start));
+      s.append(band);
+      return;
+    }
+    path += (path && points[i - 1].value !== null ? " V" : " M" + x(p.index) + " ") + y(p.value) + " H" + next;
+  });
+  s.append(svg("path", { d: path.trim(), class: "value-line" }));
+  const worst = a.plays.reduce((w, p) => (provenCost(p) > (w ? provenCost(w) : 0) ? p : w), null);
   const small = state.table.small_loss;
-  const level = (play) => (!play ? "start" : play.cost === 0 ? "optimal" : play.cost <= small ? "small" : "big");
+  const level = (play) => (!play ? "start" : provenCost(play) === 0 ? "optimal" : provenCost(play) <= small ? "small" : "big");
   for (const p of points) {
+    if (p.value === null) continue;
     const play = p.play;
-    const dot = svg("circle", { cx: x(p.index), cy: y(p.value), r: play && play.cost ? 5 : 3, class: "dot " + level(play) });
-    const label = play ? "card " + (play.index + 1) + ": seat " + play.seat + " " + cardText(play.card) + " → " + valueText(play.value_after) + (play.cost ? " (cost " + play.cost + ")" : "") : "start: " + valueText(p.value);
+    const dot = svg("circle", { cx: x(p.index), cy: y(p.value), r: play && provenCost(play) ? 5 : 3, class: "dot " + level(play) });
+    const label = play ? "card " + (play.index + 1) + ": seat " + play.seat + " " + cardText(play.card) + " → " + valueText(play.value_after) + (provenCost(play) ? " (cost " + costText(play) + ")" : "") : "start: " + valueText(p.value);
     dot.append(svg("title", {}, label));
     dot.addEventListener("click", () => goToAnalysed(play ? play.index : a.start));
     s.append(dot);
   }
-  if (worst) s.append(svg("circle", { cx: x(worst.index + 1), cy: y(worst.value_after), r: 9, class: "worst-ring " + level(worst) }));
+  // where a card is: at its dot, or the middle of its band
+  const yOf = (p) => (p.value_after !== null ? y(p.value_after) : (y(p.bounds_after[0]) + y(p.bounds_after[1])) / 2);
+  // decisive cards: a diamond on the line where the deal is decided, and named in the title
+  const lineY = scale.line !== null ? y(scale.line) : scale.fixed ? (y(scale.fixed[0]) + y(scale.fixed[1])) / 2 : null;
+  for (const p of a.plays.filter((p) => p.decisive && lineY !== null)) {
+    const cx = x(p.index + 1);
+    const mark = svg("polygon", { points: [cx, lineY - 7, cx + 7, lineY, cx, lineY + 7, cx - 7, lineY].join(" "),
+                                  class: "decisive", "data-index": p.index });
+    mark.append(svg("title", {}, "decisive: card " + (p.index + 1) + ", seat " + p.seat + " " + cardText(p.card) + " — " +
+      (p.made_before ? "made before it, down after it" : "down before it, made after it")));
+    mark.addEventListener("click", () => goToAnalysed(p.index));
+    s.append(mark);
+  }
+  if (worst) s.append(svg("circle", { cx: x(worst.index + 1), cy: yOf(worst), r: 9, class: "worst-ring " + level(worst) }));
   s.append(svg("line", { id: "chart-cursor", x1: 0, x2: 0, y1: T, y2: H - B, class: "cursor" }));
   box.append(s);
   if (worst) {
@@ -987,7 +1060,9 @@ function drawChart() {
     // red only when it is a big loss
     const note = el("div", "chart-note " + level(worst));
     note.append("◯ The costliest card: trick " + (Math.floor(worst.index / n) + 1) + ", seat " + worst.seat +
-                " (" + state.table.roles[worst.seat] + ") played ", tokenEl(worst.card), " (−" + worst.cost + ").");
+                " (" + state.table.roles[worst.seat] + ") played ", tokenEl(worst.card),
+                worst.cost !== null ? " (−" + worst.cost + ")." : " (−" + worst.cost_bounds[0] + " to −" + worst.cost_bounds[1] + ").");
+    if (a.plays.some((p) => p.decisive)) note.append(" ◆ marks a decisive card.");
     box.append(note);
   }
   box._x = x;
@@ -1246,6 +1321,8 @@ function wire() {
   rememberLimit("solve-limit");
   rememberLimit("analysis-limit");
   $("solve-limit").addEventListener("change", () => update());
+  $("analysis-limit").addEventListener("change", scheduleAnalysis);
+  $("analysis-start").addEventListener("change", scheduleAnalysis);
   $("view-seat").addEventListener("change", (e) => setViewSeat(e.target.value));
   $("advice-samples").addEventListener("change", () => adviseCurrent());
   $("analyse").addEventListener("click", runAnalysis);
