@@ -44,6 +44,8 @@ class Contract:
     rules: Rules
     multiplier: int = 1            # fr
     poignees: tuple = ()           # fr: ((seat, level), ...)
+    poignee_shown: tuple = ()      # fr: ((seat, trumps shown), ...) where the position says
+    shown_dog: tuple = ()          # fr prise/garde: the dog as it was turned up, when given
     chelem: bool = False           # fr: announced by the taker
     called: Card | None = None     # fr5, priest5, at4 Rufer
     dealer: int | None = None      # priest5
@@ -138,7 +140,8 @@ def parse_contract(game: str, obj: Any, hands: list[list[Card]], first: int) -> 
 # -- French Tarot ------------------------------------------------------------------------
 
 def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contract:
-    allowed = {"taker", "bid", "dog", "poignees", "chelem"} | ({"called"} if game == "fr5" else set())
+    allowed = ({"taker", "bid", "dog", "shown_dog", "poignees", "chelem"}
+               | ({"called"} if game == "fr5" else set()))
     _check_keys(obj, allowed, "contract")
     base = rules_for(game)
     seats = base.seats
@@ -162,6 +165,10 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
             raise PositionError("contract.dog", "a trump was discarded although the taker "
                                                 "could have discarded a suit card")
 
+    shown_dog: list[Card] = []
+    if "shown_dog" in obj:
+        shown_dog = _shown_dog(game, bid, obj["shown_dog"], base, taker_hand, dog)
+
     for seat, h in enumerate(hands):
         tr = [c for c in h if is_trump(c) or c == EXCUSE]
         if tr == [PETIT]:
@@ -176,6 +183,7 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
         partner = holder if holder is not None and holder != taker else None
 
     poignees = []
+    poignee_shown = []
     declared = set()
     if "poignees" in obj:
         pl = obj["poignees"]
@@ -185,7 +193,7 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
             fld = f"contract.poignees[{i}]"
             if not isinstance(p, dict):
                 raise PositionError(fld, "must be an object {seat, level}")
-            _check_keys(p, {"seat", "level"}, fld)
+            _check_keys(p, {"seat", "level", "shown"}, fld)
             seat = _seat(_need(p, "seat", fld), f"{fld}.seat", seats)
             level = _need(p, "level", fld)
             if not isinstance(level, str) or level not in POIGNEE_LEVELS:
@@ -202,6 +210,9 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
                                                     f"seat {seat} has {trumps}"
                                                     f"{' and the Excuse' if EXCUSE in hands[seat] else ''}")
             poignees.append((seat, level))
+            if "shown" in p:
+                poignee_shown.append((seat, _poignee_shown(p["shown"], f"{fld}.shown", base,
+                                                           hands[seat], needed)))
 
     chelem = False
     if "chelem" in obj:
@@ -215,8 +226,48 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
     outside = (tuple(dog), ()) if dog_camp == DECLARER_CAMP else ((), tuple(dog))
     return Contract(game=game, bid=bid, declarer=taker, camp=camp, partner=partner,
                     outside=outside, rules=rules_for(game, bid, called=called),
-                    multiplier=FR_BIDS[bid], poignees=tuple(poignees), chelem=chelem,
+                    multiplier=FR_BIDS[bid], poignees=tuple(poignees),
+                    poignee_shown=tuple(poignee_shown), shown_dog=tuple(shown_dog), chelem=chelem,
                     called=called, alone=partner is None, raw=obj)
+
+
+def _shown_dog(game: str, bid: str, value: Any, rules: Rules, taker_hand: list[Card],
+               ecart: list[Card]) -> list[Card]:
+    """The dog as it was turned up for everyone to see (prise and garde only): its cards
+    are now in the taker's hand or in the écart."""
+    fld = "contract.shown_dog"
+    if bid not in ("prise", "garde"):
+        raise PositionError(fld, f"the dog is not shown in a {bid}")
+    shown = _cards(value, fld, rules)
+    if len(shown) != OUTSIDE[game]:
+        raise PositionError(fld, f"must hold {OUTSIDE[game]} cards, not {len(shown)}")
+    if len(set(shown)) != len(shown):
+        raise PositionError(fld, "a card appears twice")
+    after = set(taker_hand) | set(ecart)
+    for i, c in enumerate(shown):
+        if c not in after:
+            raise PositionError(f"{fld}[{i}]", f"{_tok(c)} is neither in the taker's hand nor "
+                                               "in the écart (dog)")
+    return shown
+
+
+def _poignee_shown(value: Any, fld: str, rules: Rules, hand: list[Card], needed: int) -> tuple:
+    """The trumps shown for a poignée: exactly as many as its level needs, all held by the
+    seat; the Excuse only standing in for a missing trump, shown with all the seat's trumps."""
+    shown = _cards(value, fld, rules)
+    if len(shown) != needed:
+        raise PositionError(fld, f"this poignée shows {needed} trumps, not {len(shown)}")
+    if len(set(shown)) != len(shown):
+        raise PositionError(fld, "a card appears twice")
+    held = set(hand)
+    for i, c in enumerate(shown):
+        if not (is_trump(c) or c == EXCUSE):
+            raise PositionError(f"{fld}[{i}]", f"{_tok(c)} is not a trump")
+        if c not in held:
+            raise PositionError(f"{fld}[{i}]", f"the seat does not hold {_tok(c)}")
+    if EXCUSE in shown and any(is_trump(c) and c not in shown for c in hand):
+        raise PositionError(fld, "the Excuse stands in for a trump only when every trump is shown")
+    return tuple(shown)
 
 
 def _check_called_fr5(called: Card, taker_hand: list[Card]) -> None:

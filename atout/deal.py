@@ -9,7 +9,8 @@
 
 Every position returned parses with :func:`atout.position.parse_position` (checked
 here).  A deal is shuffled and dealt by the rules of its game: the French taker's écart
-holds no king nor bout (a trump only when nothing else is left), no hand is a petit sec,
+holds no king nor bout (a trump only when nothing else is left), and a prise or garde
+records the dog as it was shown (``shown_dog``), no hand is a petit sec,
 the fr5 called card is one the taker may call, Austrian Rufer games call a king the
 declarer does not hold, negative games are led by the declarer.  Endgames are reached
 by playing random legal cards.
@@ -18,7 +19,8 @@ Options of :func:`random_position` (all optional):
 
 * every game: ``first`` (the leading seat, where the rules leave it free);
 * fr3/fr4/fr5: ``taker``; ``chelem`` (True/False, default: rarely True);
-  ``poignee_seat`` (that seat is dealt enough trumps for a poignée, which it declares);
+  ``poignee_seat`` (that seat is dealt enough trumps for a poignée, which it declares,
+  showing its lowest trumps);
   ``poignees=False`` (declare none);
   fr5 ``called_where`` = ``"partner"`` | ``"taker"`` | ``"dog"`` (where the called card lies);
 * priest5: ``caller``, ``dealer``, ``alone`` (True/False);
@@ -109,11 +111,15 @@ def _french(rng, game, bid=None, *, taker=None, first=None, chelem=None, poignee
         low, high = POIGNEE_TRUMPS[game][0], POIGNEE_TRUMPS[game][-1]
         stack = {poignee_seat: rng.randint(low, min(high + 1, HAND_SIZE[game]))}
     hands, dog = _deal(rng, game, stack)
+    shown_dog = None
     if bid in ("prise", "garde"):
+        shown_dog = dog   # turned up for everyone to see before the taker takes it
         hands[taker], dog = _ecart(rng, hands[taker], dog)
     if any(_petit_sec(h) for h in hands):
         return None  # the deal is void: deal again
     contract = {"taker": taker, "bid": bid, "dog": tokens(dog)}
+    if shown_dog is not None:
+        contract["shown_dog"] = tokens(shown_dog)
 
     if game == "fr5":
         called = _fr5_called(rng, hands, dog, taker, called_where)
@@ -134,11 +140,22 @@ def _french(rng, game, bid=None, *, taker=None, first=None, chelem=None, poignee
         shown = sum(1 for c in hands[seat] if is_trump(c) or c == EXCUSE)
         levels = [lv for lv, n in zip(POIGNEE_LEVELS, POIGNEE_TRUMPS[game]) if shown >= n]
         if levels and (seat == poignee_seat or rng.random() < 0.5):
-            declared.append({"seat": seat, "level": rng.choice(levels)})
+            level = rng.choice(levels)
+            declared.append({"seat": seat, "level": level,
+                             "shown": tokens(_poignee_shown(hands[seat], POIGNEE_TRUMPS[game][
+                                 POIGNEE_LEVELS.index(level)]))})
     if declared and poignees is not False:
         contract["poignees"] = declared
     return {"game": game, "hands": [tokens(h) for h in hands], "first": first, "played": [],
             "contract": contract}
+
+
+def _poignee_shown(hand: list[int], needed: int) -> list[int]:
+    """The trumps a poignée shows: the lowest ``needed`` (no random draw, so that adding
+    this field left the deals of every seed as they were); the Excuse stands in for the
+    missing one only beside all the seat's trumps."""
+    trumps = sorted(c for c in hand if is_trump(c))
+    return trumps[:needed] if len(trumps) >= needed else trumps + [EXCUSE]
 
 
 def _fr5_called(rng, hands, dog, taker, where):

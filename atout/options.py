@@ -23,6 +23,10 @@ MAX_NODE_LIMIT = (1 << 63) - 1
 ENGINE_MAX_TT_MB = (1 << 31) - 1
 #: search processes of `atout batch`, `serve` and `view`: far more than any machine has cores
 MAX_WORKERS = 256
+#: deals drawn for one advice (`atout advise`): more would not change the answer, only the wait
+MAX_SAMPLES = 100_000
+#: a seed of the draws: what gRPC carries (uint64)
+MAX_SEED = (1 << 64) - 1
 
 
 def machine_memory_mb() -> int:
@@ -78,3 +82,31 @@ def flag(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
         raise PositionError(field, "must be true or false")
     return value
+
+
+def samples(value: Any, field: str = "samples") -> int:
+    """Deals drawn for one advice: a whole number from 1 to MAX_SAMPLES."""
+    if not _whole(value) or not 1 <= value <= MAX_SAMPLES:
+        raise PositionError(field, f"must be a whole number from 1 to {MAX_SAMPLES}")
+    return int(value)
+
+
+def seed(value: Any, field: str = "seed") -> int:
+    """The seed of an advice's draws: a whole number from 0 to MAX_SEED."""
+    if not _whole(value) or not 0 <= value <= MAX_SEED:
+        raise PositionError(field, f"must be a whole number from 0 to {MAX_SEED} (2**64 - 1)")
+    return int(value)
+
+
+def workers(value: Any, field: str = "workers") -> int:
+    """Searches side by side: a whole number from 1 to MAX_WORKERS."""
+    if not _whole(value) or not 1 <= value <= MAX_WORKERS:
+        raise PositionError(field, f"must be a whole number from 1 to {MAX_WORKERS}")
+    return int(value)
+
+
+def seat(value: Any, seats: int, field: str = "seat") -> int:
+    """A seat of the position: a whole number from 0 to its seats less one."""
+    if not _whole(value) or not 0 <= value < seats:
+        raise PositionError(field, f"must be a seat number from 0 to {seats - 1}")
+    return int(value)

@@ -89,7 +89,9 @@ def roles(pos) -> list[str]:
     return out
 
 
-def contract_text(pos, ascii: bool = False) -> str:
+def contract_text(pos, ascii: bool = False, partner_known: bool = True) -> str:
+    """The contract in words; ``partner_known=False``: as a seat that cannot yet tell who
+    holds the called card sees it (no partner, no "alone")."""
     con = pos.contract
     game = {"fr3": "French Tarot (3)", "fr4": "French Tarot (4)", "fr5": "French Tarot (5)",
             "priest5": "Priestertarock", "at4": "Austrian Tarock"}[pos.game]
@@ -103,7 +105,9 @@ def contract_text(pos, ascii: bool = False) -> str:
         text = f"{game}, {con.bid} by seat {con.declarer}"
     if con.called is not None:
         text += f", calling {card_text(con.called, ascii)}"
-    if con.partner is not None:
+    if not partner_known and con.called is not None:
+        pass
+    elif con.partner is not None:
         text += f" (partner: seat {con.partner})"
     elif con.called is not None or (pos.game == "priest5" and con.alone):
         text += " (alone)"

@@ -17,7 +17,10 @@ DEFAULT_TIME_LIMIT = 60.0
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import add_threads_option, add_time_limit_option, add_tt_mb_option, whole_number
+    from atout import options
+
+    from .cli import (add_threads_option, add_time_limit_option, add_tt_mb_option,
+                      add_workers_option, checked, whole_number)
 
     p = sub.add_parser("analyze", help="analyse played deals card by card, double dummy")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
@@ -33,6 +36,19 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
     add_tt_mb_option(p)
     add_threads_option(p)
+    sd = p.add_argument_group("single dummy", "each card judged also from its player's view: "
+                                              "deals it could not tell apart, drawn and solved "
+                                              "(as atout advise)")
+    sd.add_argument("--single-dummy", action="store_true",
+                    help="add each card's cost against the single-dummy best card, from the "
+                         "last card back (the time limit covers both: at most half of it for "
+                         "the double-dummy values)")
+    sd.add_argument("--samples", type=checked(options.samples, int), metavar="N",
+                    help=f"deals drawn for each card, 1 to {options.MAX_SAMPLES} (default 100)")
+    sd.add_argument("--seed", type=checked(options.seed, int), metavar="K",
+                    help="seed of the draws (card i draws with K + i; default: a new one, "
+                         "printed)")
+    add_workers_option(sd, "searches side by side for the draws (default: every core)")
     p.set_defaults(run=run)
 
 
@@ -46,6 +62,20 @@ def run(args) -> int:
 
     from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
 
+    if not args.single_dummy and (args.samples or args.seed is not None or args.workers):
+        from .cli import UsageError
+        raise UsageError("--samples, --seed and --workers go with --single-dummy")
+    run_one = analyze
+    sd_options = {}
+    if args.single_dummy:
+        import random
+
+        from atout.solver.advise import DEFAULT_SAMPLES
+        from atout.solver.single_dummy import analyze_single_dummy
+        run_one = analyze_single_dummy
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
+        sd_options = {"samples": args.samples or DEFAULT_SAMPLES, "seed": seed,
+                   "workers": args.workers}
     bad = 0
     first = True
     searches = Searches("analyze", "deal", count_lines(args.file))
@@ -61,9 +91,10 @@ def run(args) -> int:
                     error = e
                 else:
                     try:
-                        report = searches.run(analyze, pos, start=start,
+                        report = searches.run(run_one, pos, start=start,
                                               time_limit=args.time_limit, tt_mb=args.tt_mb,
-                                              threads=args.threads or default_threads())
+                                              threads=args.threads or default_threads(),
+                                              **sd_options)
                     except MemoryError as e:  # a table this machine cannot give now
                         error = PositionError("tt_mb", str(e) or "out of memory")
                     else:
@@ -101,7 +132,39 @@ def _print_report(args, rec, report: dict, first: bool) -> None:
 def _exact_count(report: dict) -> str:
     plays = report["plays"]
     exact = sum(p["cost"] is not None for p in plays)
-    return f"{exact} of {len(plays)} cards with an exact cost, the others bounded"
+    text = f"{exact} of {len(plays)} cards with an exact cost, the others bounded"
+    if "single_dummy" in report:
+        judged = sum(p.get("single_dummy") is not None for p in plays)
+        text += f"; {judged} judged from their player's view"
+    return text
+
+
+def _sd_cost(sd, dot: str, pm: str = "±") -> str:
+    """A card's single-dummy cost with its standard error, ``dot`` when nothing was lost,
+    ``-`` when not judged."""
+    if sd is None:
+        return "-"
+    if sd["cost"] is None:
+        return "?"
+    if sd["cost"] == 0:
+        return dot
+    se = f" {pm}{sd['se']:.1f}" if sd.get("se") is not None else ""
+    return f"{sd['cost']:.1f}{se}"
+
+
+def _sd_header(report: dict, plays: list) -> list[str]:
+    """The lines saying how the cards were judged from their player's view, and how many."""
+    sd = report["single_dummy"]
+    lines = [f"single dummy: each card also against the best card from its player's view "
+             f"({sd.get('samples')} deals drawn per card, seed {sd.get('seed')}; "
+             f"sd cost ± its standard error)"]
+    judged = sum(p.get("single_dummy") is not None for p in plays)
+    if judged < len(plays):
+        why = "Ctrl-C" if sd.get("stopped_by") == "cancel" else "the time limit"
+        last = " (the last ones)" if judged else ""
+        lines.append(f"{judged} of {len(plays)} cards judged from their player's view{last}; "
+                     f"{why} left the others not judged (-)")
+    return lines
 
 
 def _start(args, pos) -> int:
@@ -160,9 +223,13 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     vw = max([6] + [len(v) for v in values])
     cw = max([5] + [len(c) for c in costs])
     width = max(len(r) for r in role) + 2
+    single = "single_dummy" in report
+    if single:
+        lines += _sd_header(report, plays)
     head = (f"{'trick':>5}  {'card':>4}  {'seat':<{width}} {'plays':>5}  {'value':>{vw}}  "
-            f"{'cost':>{cw}}  ")
-    lines.append(head + (f"{'contract':<8}  " if contract else "") + "best there")
+            f"{'cost':>{cw}}  " + (f"{'sd cost':>12}  " if single else ""))
+    lines.append(head + (f"{'contract':<8}  " if contract else "") + "best there"
+                 + ("  (single dummy)" if single else ""))
 
     # Replay to know who won each trick.
     replay = Position(pos.game, pos.hands, pos.first, pos.contract, pos.id)
@@ -184,8 +251,16 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
             # exact table stays as it always was
             mark += " decisive" if mistake else "  decisive"
         made = f"{_MADE[p.get('made_after')]:<8}  " if contract else ""
+        sd_text = sd_best = ""
+        if single:
+            sd = p.get("single_dummy")
+            sd_text = f"{_sd_cost(sd, '.' if ascii else '·', '+-' if ascii else '±'):>12}  "
+            if sd is not None:
+                sd_best = "  (" + cards_text(sd["best"], ascii) + ")"
+                if len(sd_best) > 30:
+                    sd_best = sd_best[:27] + "...)"
         lines.append(f"{head}  {p['index']:>4}  {who:<{width}} {card_text(p['card'], ascii):>5}  "
-                     f"{v:>{vw}}  {cost:>{cw}}  {made}{best}{mark}")
+                     f"{v:>{vw}}  {cost:>{cw}}  {sd_text}{made}{best}{mark}{sd_best}")
         if not replay.trick and replay.tricks:
             lines.append(f"{'':>5}  won by seat {replay.tricks[-1].winner}")
 
@@ -193,10 +268,13 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
                   else f"{s['cost_bounds'][0]}{dots}{s['cost_bounds'][1]}" for s in report["seats"]]
     sw = max([5] + [len(c) for c in seat_costs])
     lines.append("")
-    lines.append(f"{'seat':>4}  {'role':<{width}} {'cards':>5}  {'mistakes':>8}  {'cost':>{sw}}")
+    lines.append(f"{'seat':>4}  {'role':<{width}} {'cards':>5}  {'mistakes':>8}  {'cost':>{sw}}"
+                 + (f"  {'sd mistakes':>11}  {'sd cost':>8}" if single else ""))
     for s, cost in zip(report["seats"], seat_costs):
         lines.append(f"{s['seat']:>4}  {role[s['seat']]:<{width}} {s['cards']:>5}  "
-                     f"{s['mistakes']:>8}  {cost:>{sw}}")
+                     f"{s['mistakes']:>8}  {cost:>{sw}}"
+                     + (f"  {s.get('sd_mistakes', 0):>11}  {s.get('sd_cost', 0):>8.1f}"
+                        if single else ""))
     if bounded:
         lines.append("(mistakes: the cards proven to cost something; cost: the proven range)")
     lines.append("")
@@ -219,7 +297,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         lines.append(f"deal not finished: double-dummy value now {now}; before card {start} "
                      f"{start_text}")
     text = "\n".join(lines) + "\n"
-    return text.replace("—", "-").replace("é", "e") if ascii else text
+    return text.replace("—", "-").replace("é", "e").replace("±", "+-") if ascii else text
 
 
 #: the contract column: made / down / not proven

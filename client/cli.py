@@ -7,6 +7,7 @@
     atout solve [FILE|-] ...    double-dummy results, one JSON line each
     atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
     atout analyze [FILE|-] ...  every card of played deals against double-dummy play
+    atout advise [FILE|-] ...   the best card from what the seat to play could know
     atout batch IN -o OUT ...   solve a puzzle set on every core, resumable
 
 Every command reads JSON Lines (FORMAT.md) from FILE or standard input.  A user never
@@ -37,6 +38,7 @@ COMMANDS = (
     "show_cmd",
     "solve_cmd",
     "analyze_cmd",
+    "advise_cmd",
     "batch_cmd",
     "deal_cmd",
     "serve_cmd",

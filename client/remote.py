@@ -6,6 +6,7 @@
 ...     report = solver.analyze(played_deal, timeout=60)               # atout.analyze's dict
 ...     for index, r in solver.solve_batch(positions, timeout=600):    # as each finishes
 ...         ...
+...     advice = solver.advise(position_obj, samples=100, seed=7)      # atout advise's line
 
 ``timeout`` is the call's gRPC deadline in seconds (None: no deadline).  A call the
 service refuses raises :class:`ServiceError` (``code``: the grpc.StatusCode,
@@ -98,6 +99,15 @@ def _read(path: str, what: str) -> bytes:
         raise ValueError(f"cannot read {what} {path}: {e.strerror}") from None
 
 
+def _advice_options(request, samples, seed, time_limit) -> None:
+    """An advice's options through atout.options' checks (a PositionError names the field)."""
+    if samples is not None:
+        request.samples = options.samples(samples)
+    if seed is not None:
+        request.seed = options.seed(seed)
+    _limits(request, time_limit, None)
+
+
 class Client:
     """A connection to an ``atout serve`` at ``target`` ("host:port").
 
@@ -171,6 +181,41 @@ class Client:
             raise _error(e) from None
         finally:
             stream.cancel()  # a caller that stops reading early stops the searches too
+
+    def advise(self, position, *, seat: int | None = None, samples: int | None = None,
+               seed: int | None = None, time_limit: float | None = None,
+               timeout: float | None = None) -> dict:
+        """As ``atout advise``: the advice line as a dict (``Advice.to_json()``)."""
+        request = pb.AdviseRequest(position=convert.position_message(position))
+        if seat is not None:
+            request.seat = seat
+        _advice_options(request, samples, seed, time_limit)
+        try:
+            reply = self.stub.Advise(request, timeout=timeout, metadata=self.metadata)
+        except grpc.RpcError as e:
+            raise _error(e) from None
+        return convert.advice_object(reply)
+
+    def advise_batch(self, positions: Iterable[Any], *, samples: int | None = None,
+                     seed: int | None = None, time_limit: float | None = None,
+                     timeout: float | None = None) -> Iterator[tuple[int, dict]]:
+        """(index, advice dict) for every position (each for its seat to play), in the
+        order they finish; one call, refused whole if any position is bad."""
+        request = pb.AdviseBatchRequest()
+        for i, p in enumerate(positions):
+            try:
+                request.positions.append(convert.position_message(p))
+            except PositionError as e:
+                raise PositionError(f"positions[{i}].{e.field}", e.reason) from None
+        _advice_options(request, samples, seed, time_limit)
+        stream = self.stub.AdviseBatch(request, timeout=timeout, metadata=self.metadata)
+        try:
+            for reply in stream:
+                yield reply.index, convert.advice_object(reply.advice)
+        except grpc.RpcError as e:
+            raise _error(e) from None
+        finally:
+            stream.cancel()
 
     def close(self) -> None:
         self.channel.close()

@@ -281,3 +281,54 @@ def analysis_object(msg: pb.Analysis) -> dict:
     if msg.stopped_by:
         report["stopped_by"] = msg.stopped_by
     return report
+
+
+# -- advice ------------------------------------------------------------------------------------
+
+_CARD_NUMBERS = ("mean", "se", "optimal", "made", "loss", "low", "high")
+
+
+def advice_message(advice: dict) -> pb.Advice:
+    """The line of ``atout advise`` (``Advice.to_json()``) as a message."""
+    msg = pb.Advice(status=STATUS_OF[advice["status"]], seat=advice["seat"],
+                    maximizing=advice["maximizing"], samples=advice["samples"],
+                    solved=advice["solved"], limited=advice["limited"],
+                    distinct=advice["distinct"], deals=float(advice["deals"]),
+                    seed=advice["seed"], nodes=advice["nodes"], seconds=advice["seconds"],
+                    stopped_by=advice.get("stopped_by") or "")
+    _set_id(msg, advice.get("id"))
+    if advice.get("recommended") is not None:
+        msg.recommended = advice["recommended"]
+    msg.best.extend(advice["best"])
+    if advice.get("value") is not None:
+        msg.value = advice["value"]
+    for row in advice["cards"]:
+        card = msg.cards.add(card=row["card"])
+        for name in _CARD_NUMBERS:
+            if row.get(name) is not None:
+                setattr(card, name, row[name])
+    return msg
+
+
+def advice_object(msg: pb.Advice) -> dict:
+    """The line of ``atout advise`` a message carries (fields as ``Advice.to_json()``)."""
+    deals = msg.deals
+    obj = {"id": _get_id(msg), "status": STATUS_NAME.get(msg.status, "ok"), "seat": msg.seat,
+           "to_play": msg.seat, "maximizing": msg.maximizing,
+           "recommended": msg.recommended if msg.HasField("recommended") else None,
+           "best": list(msg.best), "samples": msg.samples, "solved": msg.solved,
+           "limited": msg.limited, "distinct": msg.distinct,
+           "deals": int(deals) if deals.is_integer() and deals < 2 ** 53 else deals,
+           "seed": msg.seed, "value": msg.value if msg.HasField("value") else None,
+           "cards": [], "nodes": msg.nodes, "seconds": msg.seconds}
+    for card in msg.cards:
+        row: dict[str, Any] = {"card": card.card}
+        for name in _CARD_NUMBERS:
+            if card.HasField(name):
+                row[name] = getattr(card, name)
+            elif name not in ("low", "high"):
+                row[name] = None
+        obj["cards"].append(row)
+    if msg.stopped_by:
+        obj["stopped_by"] = msg.stopped_by
+    return obj

@@ -9,9 +9,12 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/analyze   {"position": {...}, "start": 40, "time_limit": 20}
                         -> the `atout analyze --json` object + status ("limit": some values
                         only bounded, and a `message`)
+    POST /api/advise    {"position": {...}, "seat": 2, "samples": 100, "seed": 7, "time_limit": 10}
+                        -> the `atout advise` line (docs/single-dummy.md), its draws on the pool
     POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
-    POST /api/table     {"position": {...}}             -> what the viewer draws (view.table)
+    POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
+                        with "seat", as that seat sees the table
     GET  /api/deals     the deals `atout view FILE` was given, and the examples
     GET  /api/health    {"status": "serving"} (503 while draining); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
@@ -53,7 +56,9 @@ from atout.position import parse_position
 from atout.printable import printable, shown
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
+from atout.solver.advise import DEFAULT_SAMPLES
 
+from .advice import AdviceFailed, advise_on_pool
 from .limits import HTTP_MAX_TIME_LIMIT, Busy, Limits, PeerCalls
 from .pool import SearchPool, WorkerDied
 from .view import table
@@ -252,6 +257,7 @@ class HttpApi:
             Route("/api/health", self.health, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
             Route("/api/analyze", self.analyze, methods=["POST"]),
+            Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
@@ -353,9 +359,10 @@ class HttpApi:
 
     async def table(self, request: Request) -> Response:
         async def work(request, obj):
-            _check_keys(obj, ("position",))
+            _check_keys(obj, ("position", "seat"))
             _, pos = _position(obj)
-            return table(pos)
+            seat = _option(obj, "seat", None, options.seat, pos.seats)
+            return table(pos, seat)
         return await self._answer(request, work)
 
     async def solve(self, request: Request) -> Response:
@@ -399,6 +406,34 @@ class HttpApi:
             return report
         return await self._answer(request, work)
 
+    async def advise(self, request: Request) -> Response:
+        async def work(request, obj):
+            _check_keys(obj, ("position", "seat", "samples", "seed", "time_limit", "slot"))
+            raw, pos = _position(obj)
+            time_limit = self._time_limit(obj)
+            job = self._advice(raw, seat=_option(obj, "seat", None, options.seat, pos.seats),
+                               samples=_option(obj, "samples", DEFAULT_SAMPLES, options.samples),
+                               seed=_option(obj, "seed", None, options.seed),
+                               time_limit=time_limit)
+            _, _, status, _, advice = await self._search(request, _slot(obj), "advise", raw, {},
+                                                         job=job)
+            result = advice.to_json()
+            if status == "limit":
+                result["time_limit"] = time_limit
+            return result
+        return await self._answer(request, work)
+
+    async def _advice(self, raw: dict, **settings) -> tuple:
+        """An advice on the pool, answered as a worker answers (``_search`` reads it)."""
+        try:
+            advice = await advise_on_pool(self.pool, raw, tt_mb=self.limits.tt_mb(self.tt_mb, raw),
+                                          **settings)
+        except PositionError as e:
+            return ("failed", None, "invalid", e.field, e.reason)
+        except AdviceFailed as e:
+            return ("failed", None, "internal", None, e.reason)
+        return ("done", None, advice.status, advice.nodes, advice)
+
     def _time_limit(self, obj: dict) -> float:
         """Every search has one: the request's (at most the server's maximum: more is
         lowered to it), or the default."""
@@ -408,11 +443,12 @@ class HttpApi:
     # -- one search on the pool -----------------------------------------------------------
 
     async def _search(self, request: Request, slot: str | None, kind: str, obj: dict,
-                      options: dict) -> tuple:
+                      options: dict, job=None) -> tuple:
         """The worker's answer; the search is stopped if the client goes away or a newer
-        request takes its ``slot``."""
+        request takes its ``slot``.  ``job``: a coroutine answering as a worker does, run
+        instead of one job on the pool (an advice: many jobs)."""
         options = {**options, "tt_mb": self.limits.tt_mb(options.get("tt_mb"), obj)}
-        search = asyncio.ensure_future(self.pool.run(kind, obj, options))
+        search = asyncio.ensure_future(job if job is not None else self.pool.run(kind, obj, options))
         self.running.add(search)
         if slot is not None:
             older = self.slots.get(slot)

@@ -26,7 +26,9 @@ from atout.printable import printable
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
+from atout.solver.advise import DEFAULT_SAMPLES
 
+from .advice import AdviceFailed, advise_on_pool
 from .gate import peer_host
 from .limits import Busy, Limits, PeerCalls
 from .pool import SearchPool, WorkerDied
@@ -125,7 +127,7 @@ class SolverService(pb_grpc.SolverServicer):
             return False
         return True
 
-    # -- the three methods ---------------------------------------------------------------------
+    # -- the methods ----------------------------------------------------------------------------
 
     async def _unary(self, method: str, request, context, answer):
         """One unary call: logged, and any failure turned into its gRPC status."""
@@ -162,11 +164,7 @@ class SolverService(pb_grpc.SolverServicer):
         tasks: list[asyncio.Task] = []
         try:
             call = self._begin("SolveBatch", f"{len(request.positions)}-positions", context)
-            most = self.limits.max_positions
-            if most is not None and len(request.positions) > most:
-                raise _invalid([("positions", f"at most {most} positions in one call "
-                                              f"(this server's --max-positions), not "
-                                              f"{len(request.positions)}")])
+            _check_positions(self.limits, request)
             _check_limits(request)
             loop = asyncio.get_running_loop()
             objs, violations = await loop.run_in_executor(None, _positions, request.positions)
@@ -194,6 +192,77 @@ class SolverService(pb_grpc.SolverServicer):
                 await asyncio.gather(*tasks, return_exceptions=True)
             if call is not None:
                 self._end(call)
+
+    async def Advise(self, request: pb.AdviseRequest, context) -> pb.Advice:
+        async def answer(obj):
+            seat = request.seat if request.HasField("seat") else None
+            advice = await self._advise(context, obj, request, seat, "")
+            return convert.advice_message(advice.to_json())
+        return await self._unary("Advise", request, context, answer)
+
+    async def AdviseBatch(self, request: pb.AdviseBatchRequest, context):
+        call = None
+        tasks: list[asyncio.Task] = []
+        try:
+            call = self._begin("AdviseBatch", f"{len(request.positions)}-positions", context)
+            _check_positions(self.limits, request)
+            _check_limits(request)
+            loop = asyncio.get_running_loop()
+            objs, violations = await loop.run_in_executor(None, _positions, request.positions)
+            if violations:
+                raise _invalid(violations)
+            # at most one draw per worker from the whole batch: other calls get their turn
+            turns = asyncio.Semaphore(self.pool.size)
+
+            async def one(index: int, obj: dict):
+                return index, await self._advise(context, obj, request, None,
+                                                 f"positions[{index}].", turns)
+
+            tasks = [asyncio.ensure_future(one(i, obj)) for i, obj in enumerate(objs)]
+            for finished in asyncio.as_completed(tasks):
+                index, advice = await finished
+                reply = pb.AdviseBatchResult(index=index)
+                reply.advice.CopyFrom(convert.advice_message(advice.to_json()))
+                yield reply
+        except BaseException as e:
+            await _end(call, context, e)
+        finally:
+            for t in tasks:
+                t.cancel()
+            if tasks:
+                await asyncio.gather(*tasks, return_exceptions=True)
+            if call is not None:
+                self._end(call)
+
+    async def _advise(self, context, obj: dict, request, seat, prefix: str, turns=None):
+        """The advice for ``obj`` within the call's deadline (its draws on the pool)."""
+        _check_limits(request)
+        time_limit, by_deadline = self.limits.time_limit(request.time_limit or None), False
+        remaining = context.time_remaining()
+        if remaining is not None:
+            budget = remaining - DEADLINE_MARGIN
+            if budget <= 0:
+                raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline ran out")
+            if time_limit is None or budget < time_limit:
+                time_limit, by_deadline = budget, True
+        seed = request.seed if request.HasField("seed") else None
+        try:
+            advice = await advise_on_pool(self.pool, obj, seat=seat,
+                                          samples=request.samples or DEFAULT_SAMPLES, seed=seed,
+                                          time_limit=time_limit,
+                                          tt_mb=self.limits.tt_mb(self.tt_mb, obj), turns=turns)
+        except PositionError as e:
+            raise _invalid([(prefix + e.field, e.reason)]) from None
+        except WorkerDied as e:
+            raise Refusal(grpc.StatusCode.INTERNAL, str(e)) from None
+        except Busy as e:
+            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
+        except AdviceFailed as e:
+            raise Refusal(grpc.StatusCode.INTERNAL, e.reason) from None
+        if advice.status == "limit" and by_deadline:
+            raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED,
+                          "the deadline ran out before the advice was complete")
+        return advice
 
     # -- one search on the pool ----------------------------------------------------------------
 
@@ -263,6 +332,15 @@ def _positions(msgs) -> tuple[list[dict], list[tuple[str, str]]]:
         except Refusal as e:
             violations.extend(e.violations)
     return objs, violations
+
+
+def _check_positions(limits: Limits, request) -> None:
+    """A batch holds at most the operator's ``--max-positions``."""
+    most = limits.max_positions
+    if most is not None and len(request.positions) > most:
+        raise _invalid([("positions", f"at most {most} positions in one call "
+                                      f"(this server's --max-positions), not "
+                                      f"{len(request.positions)}")])
 
 
 def _check_limits(request) -> None:

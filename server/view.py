@@ -12,7 +12,7 @@ rules engine; the page only draws it.
 
 from __future__ import annotations
 
-from atout.cards import EXCUSE, PETIT, T21, is_trump, rank, suit, token
+from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
 from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
 from atout.position import Position
@@ -53,8 +53,9 @@ def _number(half_or_whole: int, halves: bool):
     return half_or_whole // 2 if half_or_whole % 2 == 0 else half_or_whole / 2
 
 
-def roles(position: Position) -> list[str]:
-    """Each seat's role: taker/caller/declarer, partner, defender/opponent."""
+def roles(position: Position, partner_known: bool = True) -> list[str]:
+    """Each seat's role: taker/caller/declarer, partner, defender/opponent.
+    ``partner_known=False``: as a seat that does not know who the partner is sees them."""
     c = position.contract
     if c.game == "at4" and c.bid == "trischaken":
         return ["analysed seat" if s == c.declarer else "player" for s in range(position.seats)]
@@ -64,6 +65,8 @@ def roles(position: Position) -> list[str]:
     for s in range(position.seats):
         if s == c.declarer:
             out.append(head)
+        elif not partner_known:
+            out.append(f"{other} or partner")
         elif s == c.partner:
             by_open_card = c.game == "priest5" and c.called not in position.hands[s]
             out.append("partner (dealer)" if by_open_card else "called partner")
@@ -72,14 +75,15 @@ def roles(position: Position) -> list[str]:
     return out
 
 
-def contract_text(position: Position) -> str:
+def contract_text(position: Position, partner_known: bool = True) -> str:
     c = position.contract
     raw = c.raw
     if c.game.startswith("fr"):
         text = f"{BID_NAMES[c.bid]} by seat {c.declarer}"
         if c.game == "fr5":
             called = token(c.called)
-            text += f", calling {called}" + (" (the taker plays alone)" if c.partner is None
+            text += f", calling {called}" + ("" if not partner_known else
+                                             " (the taker plays alone)" if c.partner is None
                                              else f" (held by seat {c.partner})")
         if c.poignees:
             text += "; poignée " + ", ".join(f"{level} (seat {s})" for s, level in c.poignees)
@@ -91,14 +95,17 @@ def contract_text(position: Position) -> str:
             text = f"Seat {c.declarer} calls and plays alone"
         else:
             text = f"Seat {c.declarer} calls {token(c.called)}"
-            text += " (alone: holds it)" if c.partner is None else f" (partner: seat {c.partner})"
+            if partner_known:
+                text += (" (alone: holds it)" if c.partner is None
+                         else f" (partner: seat {c.partner})")
         return text + f"; dealer seat {c.dealer}"
     if c.bid == "trischaken":
         return (f"Trischaken, analysed for seat {c.declarer}"
                 + (" (von oben)" if c.von_oben else ""))
     text = f"{c.bid.replace('_', ' ').capitalize()} by seat {c.declarer}"
     if c.called is not None:
-        text += f", calling {token(c.called)}" + (" (in the talon: alone)" if c.partner is None
+        text += f", calling {token(c.called)}" + ("" if not partner_known else
+                                                  " (in the talon: alone)" if c.partner is None
                                                   else f" (held by seat {c.partner})")
     if c.objective != "contract":
         text += f"; playing for {c.objective.replace('_', ' ')}"
@@ -354,11 +361,41 @@ def won_so_far(position: Position) -> dict:
     return {"by": "camp", "rows": rows}
 
 
-def table(position: Position) -> dict:
-    """The whole view of ``position`` for the page (see the module docstring)."""
+def seat_view(position: Position, seat: int, shown: dict) -> dict:
+    """``shown`` (a :func:`table`) as ``seat`` sees the table: the other hands face down
+    (``hidden``: how many cards each holds), the outside cards it has not seen face down,
+    and while it cannot know who the partner is, no seat's camp nor the camps' points
+    (docs/single-dummy.md: what a seat knows)."""
+    from atout.knowledge import seat_knowledge, seen_outside
+
+    c = position.contract
+    knowledge = seat_knowledge(position, seat)
+    partner_known = c.called is None or c.called not in knowledge.hidden
+    seen = {x for cards in seen_outside(position, seat).values() for x in cards}
+    view = dict(shown, view_seat=seat)
+    view["hidden"] = [0 if s == seat else len(h) for s, h in enumerate(position.held)]
+    view["hands"] = [cards if s == seat else [] for s, cards in enumerate(shown["hands"])]
+    if position.to_play != seat:
+        view["legal"] = []          # another seat's legal cards would show its hand
+    view["outside"] = [dict(part, cards=[x for x in part["cards"] if card(x) in seen],
+                            hidden=sum(1 for x in part["cards"] if card(x) not in seen))
+                       for part in shown["outside"]]
+    if not partner_known:
+        view["roles"] = roles(position, partner_known=False)
+        view["roles"][seat] = shown["roles"][seat]        # a seat knows its own role
+        view["contract"] = contract_text(position, partner_known=False)
+        view["camps"] = [c.camp[s] if s in (seat, c.declarer) else None
+                         for s in range(position.seats)]
+        view["won"] = None
+    return view
+
+
+def table(position: Position, seat: int | None = None) -> dict:
+    """The whole view of ``position`` for the page (see the module docstring); with
+    ``seat``, as that seat sees it (:func:`seat_view`)."""
     key = sort_key(position)
     legal = position.legal_cards()
-    return {
+    shown = {
         "id": position.id,
         "game": position.game,
         "seats": position.seats,
@@ -385,4 +422,5 @@ def table(position: Position) -> dict:
         "turn": TURN[position.game],
         "scale": chart_scale(position),
     }
+    return shown if seat is None else seat_view(position, seat, shown)
 

@@ -2,11 +2,14 @@
 
 The process is spawned by :mod:`atout.server.pool` and talks over its pipe in tuples:
 
-    parent → worker   ("solve" | "analyze", job, position object, options)
+    parent → worker   ("solve" | "analyze" | "cards", job, position object, options)
                       ("stop", job)          stop that search now (cancelled / deadline)
                       ("exit",)
     worker → parent   ("ready", pid)
                       ("done", job, status, nodes, serialized atout.v1 message)
+                      ("done", job, status, nodes, {"exact", "values", "value"})   for "cards":
+                                             every legal card's value in one drawn deal
+                                             (atout.solver.advise.solve_cards, for Advise)
                       ("failed", job, kind, field, reason)   kind: invalid | unimplemented | internal
 
 The search runs in a thread (it releases the GIL) so the main thread keeps reading the
@@ -74,6 +77,13 @@ def _run(conn, send_lock, current: _Job, cancel, kind: str, job, obj: dict, opti
                 status = "limit" if report.get("stopped_by") else "ok"
                 data = convert.analysis_message(report, status).SerializeToString()
                 reply = ("done", job, status, 0, data)
+        elif kind == "cards":
+            from atout.position import parse_position
+            from atout.solver.advise import solve_cards
+
+            r = solve_cards(parse_position(obj), cancel=cancel, **options)
+            reply = ("done", job, "ok" if r.exact else "limit", r.nodes,
+                     {"exact": r.exact, "values": r.values, "value": r.value})
         else:
             reply = ("failed", job, "internal", "", f"unknown job kind {kind!r}")
     except PositionError as e:

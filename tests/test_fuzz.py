@@ -332,7 +332,8 @@ def test_request_options_at_their_extremes(service, client, time_limit, node_lim
 
 
 METHODS = [("/atout.v1.Solver/Solve", False), ("/atout.v1.Solver/Analyze", False),
-           ("/atout.v1.Solver/SolveBatch", True), ("/grpc.health.v1.Health/Check", False)]
+           ("/atout.v1.Solver/SolveBatch", True), ("/atout.v1.Solver/Advise", False),
+           ("/atout.v1.Solver/AdviseBatch", True), ("/grpc.health.v1.Health/Check", False)]
 
 
 @st.composite

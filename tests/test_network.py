@@ -86,10 +86,14 @@ def test_tls_and_the_token_over_grpc(pki, tls_service):
     with Client(tls_service.address, tls_ca=str(pki["ca"]), token=TOKEN) as c:
         assert c.solve(SMALL, timeout=30).status == "ok"
         assert [i for i, _ in c.solve_batch([SMALL, SMALL], timeout=30)] in ([0, 1], [1, 0])
+        assert c.advise(SMALL, samples=2, seed=1, timeout=30)["status"] == "ok"
     for token in (None, "wrong", TOKEN + "x", TOKEN[:-1]):
         with Client(tls_service.address, tls_ca=str(pki["ca"]), token=token) as c:
             with pytest.raises(ServiceError) as e:
                 c.solve(SMALL, timeout=30)
+            assert e.value.code == grpc.StatusCode.UNAUTHENTICATED
+            with pytest.raises(ServiceError) as e:
+                list(c.advise_batch([SMALL], samples=2, timeout=30))
             assert e.value.code == grpc.StatusCode.UNAUTHENTICATED
     # plain text to a TLS port: no answer but an error
     with Client(tls_service.address) as c:
@@ -121,7 +125,7 @@ def test_tls_and_the_token_over_http(pki, tls_service):
     assert r.status_code == 200 and r.json()["status"] == "ok"
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN},
                     {"Authorization": f"bearer {TOKEN}"}):
-        for path in ("/api/solve", "/api/validate"):
+        for path in ("/api/solve", "/api/validate", "/api/advise"):
             r = httpx.post(url + path, json=body, verify=_trust(ca), timeout=30, headers=headers)
             assert r.status_code == 401 and r.json()["field"] == "Authorization", r.text
             assert r.headers["www-authenticate"].startswith("Bearer")
@@ -265,6 +269,8 @@ def test_bad_messages_are_invalid_argument_with_one_log_line(plain):
     methods = [("/atout.v1.Solver/Solve", False, "atout.v1.SolveRequest"),
                ("/atout.v1.Solver/Analyze", False, "atout.v1.AnalyzeRequest"),
                ("/atout.v1.Solver/SolveBatch", True, "atout.v1.SolveBatchRequest"),
+               ("/atout.v1.Solver/Advise", False, "atout.v1.AdviseRequest"),
+               ("/atout.v1.Solver/AdviseBatch", True, "atout.v1.AdviseBatchRequest"),
                ("/grpc.health.v1.Health/Check", False, "grpc.health.v1.HealthCheckRequest")]
     before = len(plain.log_text().splitlines())
     calls = 0
@@ -330,8 +336,18 @@ def test_max_time_limit_and_max_positions(limited):
             list(c.solve_batch([SMALL] * 4, timeout=60))
         assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT
         assert e.value.violations[0][0] == "positions" and "--max-positions" in e.value.details
+        # an advice: the same bounds (its draws stopped at 1.5 s count with their bounds)
+        a = c.advise(HARD, samples=2, seed=1, time_limit=1000, timeout=60)
+        assert a["status"] == "limit" and a["limited"] + a["solved"] < 2 + 1
+        with pytest.raises(ServiceError) as e:
+            list(c.advise_batch([SMALL] * 4, samples=2, timeout=60))
+        assert e.value.violations[0][0] == "positions" and "--max-positions" in e.value.details
     r = httpx.post(limited.url + "/api/solve", json={"position": HARD, "time_limit": 100},
                    timeout=60)
+    assert r.status_code == 200 and r.json()["status"] == "limit"
+    assert r.json()["time_limit"] == 1.5
+    r = httpx.post(limited.url + "/api/advise", json={"position": HARD, "samples": 2,
+                                                      "time_limit": 100}, timeout=60)
     assert r.status_code == 200 and r.json()["status"] == "limit"
     assert r.json()["time_limit"] == 1.5
 

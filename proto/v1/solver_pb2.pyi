@@ -220,3 +220,97 @@ class Analysis(_message.Message):
     start_bounds: Bounds
     stopped_by: str
     def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., start_value: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., made: _Optional[bool] = ..., start_bounds: _Optional[_Union[Bounds, _Mapping]] = ..., stopped_by: _Optional[str] = ...) -> None: ...
+
+class AdviseRequest(_message.Message):
+    __slots__ = ("position", "seat", "samples", "seed", "time_limit")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    position: Position
+    seat: int
+    samples: int
+    seed: int
+    time_limit: float
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., seat: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
+
+class CardAdvice(_message.Message):
+    __slots__ = ("card", "mean", "se", "optimal", "made", "loss", "low", "high")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    MEAN_FIELD_NUMBER: _ClassVar[int]
+    SE_FIELD_NUMBER: _ClassVar[int]
+    OPTIMAL_FIELD_NUMBER: _ClassVar[int]
+    MADE_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    mean: float
+    se: float
+    optimal: float
+    made: float
+    loss: float
+    low: float
+    high: float
+    def __init__(self, card: _Optional[str] = ..., mean: _Optional[float] = ..., se: _Optional[float] = ..., optimal: _Optional[float] = ..., made: _Optional[float] = ..., loss: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ...) -> None: ...
+
+class Advice(_message.Message):
+    __slots__ = ("text_id", "number_id", "status", "seat", "maximizing", "recommended", "best", "samples", "solved", "limited", "distinct", "deals", "seed", "value", "cards", "nodes", "seconds", "stopped_by")
+    TEXT_ID_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MAXIMIZING_FIELD_NUMBER: _ClassVar[int]
+    RECOMMENDED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    SOLVED_FIELD_NUMBER: _ClassVar[int]
+    LIMITED_FIELD_NUMBER: _ClassVar[int]
+    DISTINCT_FIELD_NUMBER: _ClassVar[int]
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
+    text_id: str
+    number_id: int
+    status: Status
+    seat: int
+    maximizing: bool
+    recommended: str
+    best: _containers.RepeatedScalarFieldContainer[str]
+    samples: int
+    solved: int
+    limited: int
+    distinct: int
+    deals: float
+    seed: int
+    value: float
+    cards: _containers.RepeatedCompositeFieldContainer[CardAdvice]
+    nodes: int
+    seconds: float
+    stopped_by: str
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., seat: _Optional[int] = ..., maximizing: _Optional[bool] = ..., recommended: _Optional[str] = ..., best: _Optional[_Iterable[str]] = ..., samples: _Optional[int] = ..., solved: _Optional[int] = ..., limited: _Optional[int] = ..., distinct: _Optional[int] = ..., deals: _Optional[float] = ..., seed: _Optional[int] = ..., value: _Optional[float] = ..., cards: _Optional[_Iterable[_Union[CardAdvice, _Mapping]]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., stopped_by: _Optional[str] = ...) -> None: ...
+
+class AdviseBatchRequest(_message.Message):
+    __slots__ = ("positions", "samples", "seed", "time_limit")
+    POSITIONS_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    positions: _containers.RepeatedCompositeFieldContainer[Position]
+    samples: int
+    seed: int
+    time_limit: float
+    def __init__(self, positions: _Optional[_Iterable[_Union[Position, _Mapping]]] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
+
+class AdviseBatchResult(_message.Message):
+    __slots__ = ("index", "advice")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    ADVICE_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    advice: Advice
+    def __init__(self, index: _Optional[int] = ..., advice: _Optional[_Union[Advice, _Mapping]] = ...) -> None: ...

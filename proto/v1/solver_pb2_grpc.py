@@ -49,6 +49,16 @@ class SolverStub:
                 request_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.SolveBatchRequest.SerializeToString,
                 response_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.SolveBatchResult.FromString,
                 _registered_method=True)
+        self.Advise = channel.unary_unary(
+                '/atout.v1.Solver/Advise',
+                request_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseRequest.SerializeToString,
+                response_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.Advice.FromString,
+                _registered_method=True)
+        self.AdviseBatch = channel.unary_stream(
+                '/atout.v1.Solver/AdviseBatch',
+                request_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchRequest.SerializeToString,
+                response_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchResult.FromString,
+                _registered_method=True)
 
 
 class SolverServicer:
@@ -78,6 +88,25 @@ class SolverServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Advise(self, request, context):
+        """Advice for the seat to play from what it can know (`atout advise`): deals it cannot
+        tell from the real one, drawn uniformly and each solved double dummy for every legal
+        card on the server's workers; each card's mean value, how often it is optimal, the
+        recommended card.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AdviseBatch(self, request, context):
+        """Advice for many positions, each for its seat to play; each advice is streamed back
+        as soon as it is ready, with the position's index. Every position is validated
+        before any search starts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SolverServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -95,6 +124,16 @@ def add_SolverServicer_to_server(servicer, server):
                     servicer.SolveBatch,
                     request_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.SolveBatchRequest.FromString,
                     response_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.SolveBatchResult.SerializeToString,
+            ),
+            'Advise': grpc.unary_unary_rpc_method_handler(
+                    servicer.Advise,
+                    request_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseRequest.FromString,
+                    response_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.Advice.SerializeToString,
+            ),
+            'AdviseBatch': grpc.unary_stream_rpc_method_handler(
+                    servicer.AdviseBatch,
+                    request_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchRequest.FromString,
+                    response_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchResult.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -178,6 +217,60 @@ class Solver:
             '/atout.v1.Solver/SolveBatch',
             atout_dot_proto_dot_v1_dot_solver__pb2.SolveBatchRequest.SerializeToString,
             atout_dot_proto_dot_v1_dot_solver__pb2.SolveBatchResult.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Advise(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/atout.v1.Solver/Advise',
+            atout_dot_proto_dot_v1_dot_solver__pb2.AdviseRequest.SerializeToString,
+            atout_dot_proto_dot_v1_dot_solver__pb2.Advice.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AdviseBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/atout.v1.Solver/AdviseBatch',
+            atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchRequest.SerializeToString,
+            atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchResult.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,6 +1,7 @@
 // atout hand viewer: draws what the server's rules engine says (/api/table) and the
-// double-dummy values of the search (/api/solve, /api/analyze). No number is computed here
-// except a card's cost, the difference between its value and the best card's.
+// double-dummy values of the search (/api/solve, /api/analyze), and from one seat's view
+// the advice of /api/advise. No number is computed here except a card's cost, the
+// difference between its value and the best card's.
 "use strict";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -31,6 +32,9 @@ const state = {
   analysis: null,     // the /api/analyze answer for `analysisLine`
   analysisLine: null,
   analysing: null,
+  viewSeat: null,     // null: every hand open; a seat: the table as that seat sees it
+  advices: new Map(), // key|limit|samples -> the /api/advise answer
+  advising: null,     // {key, controller, started, timer}
 };
 
 // -- talking to the server -------------------------------------------------------------------
@@ -136,6 +140,7 @@ function tokensEl(tokens) {
 }
 
 function signed(v) { return v > 0 ? "+" + v : String(v); }
+function oneDecimal(v) { return (v > 0 ? "+" : "") + v.toFixed(1); }
 
 function valueText(v) {
   // French Tarot and Priestertarock values are gains or losses (+60, −12); Austrian Tarock's
@@ -196,7 +201,15 @@ function drawTable() {
       for (const token of row.cards) r.append(handCard(token, s, solved));
       hand.append(r);
     }
-    if (!t.hands[s].length) hand.append(el("span", "empty", "no cards left"));
+    const hidden = t.hidden ? t.hidden[s] : 0;
+    if (hidden) {
+      // another seat's hand, seen from the view seat: face down
+      const r = el("div", "suit-row backs");
+      r.dataset.hidden = hidden;
+      for (let i = 0; i < hidden; i++) r.append(el("span", "card back"));
+      r.append(el("span", "meaning", hidden + " card" + (hidden === 1 ? "" : "s") + " unseen"));
+      hand.append(r);
+    } else if (!t.hands[s].length) hand.append(el("span", "empty", "no cards left"));
     seat.append(hand);
     box.append(seat);
   }
@@ -208,6 +221,7 @@ function drawTable() {
 function campClass(seat) {
   const t = state.table;
   if (t.game === "at4" && t.roles[seat] !== "analysed seat" && t.roles.includes("analysed seat")) return "x";
+  if (t.camps[seat] === null) return "x";      // from a seat that does not know the partner yet
   return t.camps[seat] === 0 ? "a" : "b";
 }
 
@@ -245,6 +259,21 @@ function handCard(token, seat, solved) {
     wrap.append(badge);
   } else if (solved && solved.best && solved.best.includes(token)) {
     card.classList.add("optimal");
+  }
+  const advice = currentAdvice();
+  if (advice && state.viewSeat === seat) {
+    const row = advice.cards.find((c) => c.card === token);
+    if (row && row.mean !== null) {
+      const rec = advice.best.includes(token);
+      const a = el("span", "advice-badge" + (rec ? " recommended" : ""),
+                   "≈" + oneDecimal(row.mean) + " · " + Math.round(100 * row.optimal) + "%");
+      a.dataset.mean = row.mean;
+      a.title = "seen from seat " + seat + ": mean value " + row.mean + " over " + advice.solved +
+                " deals drawn, optimal in " + Math.round(100 * row.optimal) + "% of them" + (rec ? " — recommended" : "");
+      card.dataset.adviceMean = row.mean;
+      if (rec) card.classList.add("recommended");
+      wrap.append(a);
+    }
   }
   return wrap;
 }
@@ -335,7 +364,18 @@ function drawTricks(t) {
 }
 
 function drawSide(t) {
+  drawWon(t);
+  drawOutside(t);
+  $("dd-meaning").textContent = "Value: " + t.value_meaning + ".";
+  $("legend-small").textContent = t.small_loss > 0 ? "small: a cost of at most " + t.small_loss : "here every loss is big";
+}
+
+function drawWon(t) {
   const won = $("won");
+  if (!t.won) {
+    won.replaceChildren(el("p", "meaning", "Seat " + state.viewSeat + " does not know yet who the partner is: the camps' points stay unseen."));
+    return;
+  }
   const tbl = el("table", "won");
   const head = el("tr");
   const french = t.game.startsWith("fr");
@@ -353,6 +393,10 @@ function drawSide(t) {
   if (t.outside.length && t.game !== "at4") notes.push("Points include the cards outside the hands.");
   if (t.game === "at4" && t.won.by === "camp") notes.push("Points include the talon cards of each camp.");
   won.replaceChildren(tbl, ...notes.map((n) => el("p", "meaning", n)));
+}
+
+function drawOutside(t) {
+  // the cards outside the hands; from a seat's view, those it has not seen face down
   const out = $("outside");
   out.replaceChildren();
   for (const part of t.outside) {
@@ -360,11 +404,10 @@ function drawSide(t) {
     p.append(el("div", "meaning", part.label));
     const row = el("div", "suit-row");
     for (const token of part.cards) row.append(cardEl(token));
+    for (let i = 0; i < (part.hidden || 0); i++) row.append(el("span", "card back"));
     p.append(row);
     out.append(p);
   }
-  $("dd-meaning").textContent = "Value: " + t.value_meaning + ".";
-  $("legend-small").textContent = t.small_loss > 0 ? "small: a cost of at most " + t.small_loss : "here every loss is big";
 }
 
 // -- stepping --------------------------------------------------------------------------------
@@ -450,13 +493,16 @@ async function update() {
   clearValue();
   $("slider").max = String(state.line.length);
   $("slider").value = String(k);
-  let t = state.tables.get(key);
+  const seat = state.viewSeat;
+  let t = state.tables.get(key + "@" + seat);
   if (!t) {
-    const r = await post("/api/table", { position: positionAt(k) });
-    if (state.cursor !== k || keyOf(state.line.slice(0, k)) !== key) return;   // moved on
+    const body = { position: positionAt(k) };
+    if (seat !== null) body.seat = seat;
+    const r = await post("/api/table", body);
+    if (state.cursor !== k || keyOf(state.line.slice(0, k)) !== key || state.viewSeat !== seat) return;   // moved on
     if (!r.ok) { showDealError(fieldMessage(r.data)); return; }
     t = r.data;
-    state.tables.set(key, t);
+    state.tables.set(key + "@" + seat, t);
   }
   state.table = t;
   drawTable();
@@ -479,6 +525,7 @@ async function update() {
   drawChartCursor();
   history.replaceState(null, "", linkHash());
   solveCurrent();
+  adviseCurrent();
 }
 
 function linkHash() {
@@ -486,6 +533,7 @@ function linkHash() {
   // the card it leaves the real play at (`from`) — the card shown may be anywhere on the line
   let hash = "#deal=" + state.dealIndex + "&card=" + state.cursor;
   if (state.whatIfFrom !== null) hash += "&from=" + state.whatIfFrom + "&whatif=" + state.line.slice(state.whatIfFrom).join(",");
+  if (state.viewSeat !== null) hash += "&seat=" + state.viewSeat;     // from one seat's view
   return hash;
 }
 
@@ -533,6 +581,8 @@ function solveCurrent() {
     state.solves.set(key, r.data);
     drawTable();
     showSolve(r.data);
+    const advice = currentAdvice();
+    if (advice) showAdvice(advice);     // its double-dummy column
   }, 120);
 }
 
@@ -599,6 +649,117 @@ function showSolve(s) {
       valueText(lo) + " and at most " + valueText(hi) + (hasContract() ? "; " + madeSentence(s.made) : "") +
       ". No card values yet — raise the time limit, or step on to a smaller position.";
   }
+}
+
+// -- the advice from the view seat -------------------------------------------------------------
+
+function adviceSamples() { return Number($("advice-samples").value); }
+function adviceKey() { return currentKey() + "|" + adviceSamples() + "|" + state.viewSeat; }
+function currentAdvice() {
+  return state.viewSeat === null ? null : state.advices.get(adviceKey()) || null;
+}
+
+function adviseCurrent() {
+  const panel = $("advice-panel");
+  const t = state.table;
+  const seat = state.viewSeat;
+  panel.hidden = seat === null;
+  if (seat === null) { stopAdvising(); return; }
+  $("advice-title").textContent = "From seat " + seat + "'s view";
+  const key = adviceKey();
+  if (state.advising && state.advising.key === key) return;
+  stopAdvising();
+  const known = state.advices.get(key);
+  if (known) { showAdvice(known); return; }
+  const status = $("advice-status");
+  const body = $("advice-cards");
+  body.replaceChildren();
+  body.dataset.played = "";
+  status.className = "dd-status";
+  if (!t || t.outcome) { status.textContent = "The deal is over."; return; }
+  if (t.to_play !== seat) {
+    status.textContent = "Seat " + t.to_play + " is to play: the advice appears when seat " + seat + " is.";
+    return;
+  }
+  const limit = solveLimit();
+  const controller = new AbortController();
+  const job = { key, controller, started: performance.now(), timer: null };
+  state.advising = job;
+  const tick = () => status.replaceChildren(el("span", "spinner"), document.createTextNode(
+    " drawing and solving " + adviceSamples() + " deals… " + ((performance.now() - job.started) / 1000).toFixed(1) + " s of at most " + limit + " s"));
+  tick();
+  job.timer = setInterval(tick, 200);
+  job.delay = setTimeout(async () => {
+    let r;
+    try {
+      r = await post("/api/advise", { position: positionAt(state.cursor), seat, samples: adviceSamples(),
+                                      seed: state.cursor, time_limit: limit, slot: TAB + "-advise" }, controller.signal);
+    } catch (e) {
+      if (e.name === "AbortError") return;
+      r = { ok: false, data: { reason: "the server did not answer (" + e.message + ")" } };
+    }
+    if (state.advising !== job) return;
+    clearInterval(job.timer);
+    state.advising = null;
+    if (!r.ok) {
+      if (r.status === 409) return;
+      status.textContent = "The advice failed: " + fieldMessage(r.data);
+      status.className = "dd-status error";
+      return;
+    }
+    state.advices.set(key, r.data);
+    drawTable();
+    showAdvice(r.data);
+  }, 150);
+}
+
+function stopAdvising() {
+  const job = state.advising;
+  if (!job) return;
+  clearTimeout(job.delay);
+  clearInterval(job.timer);
+  job.controller.abort();
+  state.advising = null;
+}
+
+function showAdvice(a) {
+  const status = $("advice-status");
+  const body = $("advice-cards");
+  status.className = "dd-status" + (a.status === "ok" ? "" : " limited");
+  const top = a.cards[0];
+  const deals = typeof a.deals === "number" ? a.deals.toLocaleString("en") : String(a.deals);
+  status.replaceChildren();
+  if (a.recommended) {
+    status.append(document.createTextNode("Recommended: "), tokensEl(a.best),
+                  document.createTextNode(" — mean " + oneDecimal(top.mean) + (top.se !== null ? " ± " + top.se.toFixed(1) : "") +
+                                          ", optimal in " + Math.round(100 * top.optimal) + "% of " + a.solved + " deals drawn among " + deals + "."));
+  } else {
+    status.textContent = "No deal solved in time: raise the time limit.";
+  }
+  if (a.status !== "ok") status.append(el("div", null, "Stopped by the time limit: " + a.solved + " of " + a.samples + " deals solved."));
+  const solved = currentSolve();
+  body.replaceChildren();
+  const head = el("tr");
+  const heads = [["card", ""], ["mean", "mean value over the deals drawn"], ["±", "its standard error"],
+                 ["best", "share of the deals where the card is double-dummy optimal"],
+                 ["made", "share of the deals where the contract is made after it"],
+                 ["DD", "the double-dummy value, every hand open"]];
+  for (const [h, title] of heads) { const th = el("th", null, h); th.title = title; head.append(th); }
+  body.append(head);
+  for (const row of a.cards) {
+    const tr = el("tr", a.best.includes(row.card) ? "recommended" : "");
+    tr.dataset.card = row.card;
+    if (row.mean !== null) tr.dataset.mean = row.mean;
+    const dd = solved && solved.cards && row.card in solved.cards ? signed(solved.cards[row.card]) : "";
+    tr.append(el("td", null), el("td", null, row.mean === null ? "" : oneDecimal(row.mean)),
+              el("td", null, row.se === null || row.se === undefined ? "" : row.se.toFixed(1)),
+              el("td", null, row.optimal === null ? "" : Math.round(100 * row.optimal) + "%"),
+              el("td", null, row.made === null || row.made === undefined ? "" : Math.round(100 * row.made) + "%"),
+              el("td", null, dd));
+    tr.firstChild.append(tokenEl(row.card));
+    body.append(tr);
+  }
+  body.dataset.played = state.cursor;
 }
 
 // -- the contract question: made or not, where the value itself is not known ------------------
@@ -957,14 +1118,35 @@ function fillDeals() {
   sel.value = String(state.dealIndex);
 }
 
+function fillViewOptions() {
+  const sel = $("view-seat");
+  sel.replaceChildren(el("option", null, "every hand open (double dummy)"));
+  sel.firstChild.value = "";
+  for (let s = 0; s < state.deal.hands.length; s++) {
+    const o = el("option", null, "from seat " + s + "'s view");
+    o.value = String(s);
+    sel.append(o);
+  }
+  if (state.viewSeat !== null && state.viewSeat >= state.deal.hands.length) state.viewSeat = null;
+  sel.value = state.viewSeat === null ? "" : String(state.viewSeat);
+}
+
+function setViewSeat(value) {
+  state.viewSeat = value === "" || value === null ? null : Number(value);
+  $("view-seat").value = state.viewSeat === null ? "" : String(state.viewSeat);
+  update();
+}
+
 function cardsInDeal(deal) {
   return deal.hands.reduce((n, hand) => n + hand.length, 0);
 }
 
 async function loadDeal(i, link) {
-  // link: {card, from, whatif} from the page's address; without one a position part-way
+  // link: {card, from, whatif, seat} from the page's address; without one a position part-way
   // through the play (a puzzle) opens where it stands, a finished deal at its first card
+  if (link && link.seat !== undefined) state.viewSeat = Number.isInteger(link.seat) && link.seat >= 0 ? link.seat : null;
   stopSolving();
+  stopAdvising();
   if (state.analysing) { state.analysing.abort(); state.analysing = null; }
   state.dealIndex = i;
   state.deal = state.deals[i].obj;
@@ -973,10 +1155,12 @@ async function loadDeal(i, link) {
   state.whatIfFrom = null;
   state.tables.clear();
   state.solves.clear();
+  state.advices.clear();
   state.analysis = null;
   state.analysisLine = null;
   $("deal-select").value = String(i);
   fillStartOptions();
+  fillViewOptions();
   drawAnalysis();
   $("analysis-status").textContent = "";
   let k = state.real.length < cardsInDeal(state.deal) ? state.real.length : 0;
@@ -1082,7 +1266,8 @@ function rememberLimit(id) {
 function readLink() {
   const hash = new URLSearchParams(location.hash.slice(1));
   const number = (name) => (hash.has(name) && hash.get(name) !== "" ? Number(hash.get(name)) : undefined);
-  const link = { deal: number("deal"), dealText: hash.get("deal"), card: number("card"), from: number("from") };
+  const link = { deal: number("deal"), dealText: hash.get("deal"), card: number("card"), from: number("from"),
+                 seat: number("seat") };
   if (hash.get("whatif")) link.whatif = hash.get("whatif").split(",");
   return link;
 }
@@ -1138,6 +1323,8 @@ function wire() {
   $("solve-limit").addEventListener("change", () => update());
   $("analysis-limit").addEventListener("change", scheduleAnalysis);
   $("analysis-start").addEventListener("change", scheduleAnalysis);
+  $("view-seat").addEventListener("change", (e) => setViewSeat(e.target.value));
+  $("advice-samples").addEventListener("change", () => adviseCurrent());
   $("analyse").addEventListener("click", runAnalysis);
   $("deal-select").addEventListener("change", (e) => { notice(""); $("input-error").hidden = true; loadDeal(Number(e.target.value)); });
   $("toggle-input").addEventListener("click", () => openInput($("input-panel").hidden));

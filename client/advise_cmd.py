@@ -1,0 +1,154 @@
+"""``atout advise``: the best card from what the seat to play could know, by sampling.
+
+One JSON line per position (``--text``: in words): for each legal card of the seat to
+play, over deals drawn among those the seat cannot tell from the true one and solved
+double dummy, its mean value, standard error, how often it was optimal, how often the
+contract was made after it, the mean loss against each draw's best card; the
+recommended card (see :func:`atout.solver.advise.advise` and docs/single-dummy.md).
+A bad position, or one where the seat asked for is not to play, is an error line (as in
+``atout solve``) and exit status 1.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def add_parser(sub, positive_float, positive_int) -> None:
+    from atout import options
+
+    from .cli import (add_time_limit_option, add_tt_mb_option, add_workers_option, checked,
+                      whole_number)
+
+    p = sub.add_parser("advise", help="the best card from what the seat to play could know "
+                                      "(sampled deals, each solved double dummy)")
+    p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
+    p.add_argument("--seat", type=whole_number(0), metavar="S",
+                   help="the seat advised; it must be the seat to play (default: the seat to play)")
+    p.add_argument("--samples", type=checked(options.samples, int), metavar="N",
+                   help=f"deals to draw and solve, 1 to {options.MAX_SAMPLES} (default 100)")
+    p.add_argument("--seed", type=checked(options.seed, int), metavar="K",
+                   help="seed of the draws: the same seed, the same deals (default: a new one, "
+                        "printed in the result)")
+    add_time_limit_option(p, "stop each position's advice after S seconds: draws solved so "
+                             "far, and the proven bounds of those stopped (status limit)")
+    add_workers_option(p, "searches side by side, one per core (default: every core)")
+    add_tt_mb_option(p, "transposition table of each search in MB")
+    p.add_argument("--text", action="store_true", help="the advice in words")
+    p.add_argument("--ascii", action="store_true", help="with --text: suits as letters, no symbols")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from atout.errors import PositionError
+    from atout.jsonl import read_records
+    from atout.solver.advise import DEFAULT_SAMPLES, advise
+
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input, emit_error
+    from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
+
+    bad = 0
+    searches = Searches("advise", "position", count_lines(args.file))
+    with searches, _open_input(args.file) as f:
+        for rec in read_records(f):
+            if rec.error is not None:
+                bad += 1
+                emit_error(rec)
+                searches.step()
+                continue
+            try:
+                advice = searches.run(advise, rec.position, seat=args.seat,
+                                      samples=args.samples or DEFAULT_SAMPLES, seed=args.seed,
+                                      time_limit=args.time_limit, workers=args.workers,
+                                      tt_mb=args.tt_mb)
+            except PositionError as e:
+                bad += 1
+                emit_error(rec, e)
+                searches.step()
+                continue
+            except MemoryError as e:
+                bad += 1
+                emit_error(rec, PositionError("tt_mb", str(e) or "out of memory"))
+                searches.step()
+                continue
+            except Exception as e:  # a bug must not cost the user the other positions
+                bad += 1
+                emit_error(rec, PositionError("position", f"internal error ({type(e).__name__}: {e}); "
+                                                          "please report this position"))
+                searches.step()
+                continue
+            searches.close() if searches.interrupted else searches.step()
+            obj = advice.to_json()
+            if args.text:
+                from atout.text import want_ascii
+                sys.stdout.write(render(rec.position, obj, ascii=want_ascii(args)) + "\n")
+                sys.stdout.flush()
+            else:
+                _emit(obj)
+            if searches.interrupted:
+                print(f"atout: interrupted: {rec.label}: {obj['solved']} of {obj['samples']} "
+                      f"draws solved", file=sys.stderr)
+                return EXIT_INTERRUPTED
+    return EXIT_BAD_INPUT if bad else EXIT_OK
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.0f} %"
+
+
+def _num(x) -> str:
+    return "-" if x is None else f"{x:.1f}"
+
+
+def render(pos, advice: dict, ascii: bool = False) -> str:
+    """The advice in words: who is advised, from how many draws, the recommended card and
+    a table of every card."""
+    from atout.knowledge import seat_knowledge
+    from atout.text import card_text, cards_text, contract_text, roles, value_meaning
+
+    from atout.printable import printable
+
+    label = printable(str(advice["id"])) if advice.get("id") is not None else "(no id)"
+    seat = advice["seat"]
+    role = roles(pos)[seat]
+    want = "high" if advice["maximizing"] else "low"
+    called = pos.contract.called
+    # the seat's own view: who holds the called card only once it can know
+    partner_known = called is None or called not in seat_knowledge(pos, seat).hidden
+    lines = [f"{label}: {contract_text(pos, ascii, partner_known)}",
+             f"seat {seat} ({role}) to play, from what it can see: {advice['samples']} deals "
+             f"drawn (seed {advice['seed']}) among {advice['deals']:,} it cannot tell apart",
+             f"value: {value_meaning(pos)}; seat {seat} wants it {want}"]
+    if advice["status"] != "ok":
+        why = {"time": "the time limit", "cancel": "Ctrl-C"}.get(advice.get("stopped_by"), "a limit")
+        begun = advice["solved"] + advice["limited"]
+        lines.append(f"stopped by {why}: {advice['solved']} draws solved, {advice['limited']} "
+                     f"stopped (their proven bounds count in low..high), "
+                     f"{advice['samples'] - begun} not begun")
+    if advice["recommended"] is not None:
+        top = advice["cards"][0]
+        text = f"play {cards_text(advice['best'], ascii)}"
+        if top.get("mean") is not None:
+            se = f" ± {top['se']:.1f}" if top.get("se") is not None else ""
+            text += (f": mean {top['mean']:.1f}{se}, optimal in {_pct(top['optimal'])} of the "
+                     f"draws")
+            if top.get("made") is not None:
+                text += f", contract made in {_pct(top['made'])}"
+        else:
+            text += f" (by its proven bounds {top['low']:.1f}..{top['high']:.1f}: no draw was solved)"
+        lines.append(text)
+        if advice.get("value") is not None:
+            lines.append(f"with every card seen (double dummy) the draws are worth "
+                         f"{advice['value']:.1f} on average")
+    lines.append("")
+    limited = any("low" in row for row in advice["cards"])
+    head = f"{'card':>5}  {'mean':>7}  {'± se':>6}  {'optimal':>7}  {'made':>5}  {'loss':>6}"
+    lines.append(head + ("  low..high" if limited else ""))
+    for row in advice["cards"]:
+        line = (f"{card_text(row['card'], ascii):>5}  {_num(row['mean']):>7}  {_num(row['se']):>6}  "
+                f"{_pct(row['optimal']):>7}  {_pct(row['made']):>5}  {_num(row['loss']):>6}")
+        if "low" in row:
+            line += f"  {row['low']:.1f}..{row['high']:.1f}"
+        lines.append(line)
+    text = "\n".join(lines)
+    return text.replace("±", "+-").replace("é", "e").replace("—", "-") if ascii else text

@@ -1,0 +1,293 @@
+"""Single-dummy advice (solver/advise.py, ``atout advise``) and the single-dummy analysis
+(solver/single_dummy.py, ``atout analyze --single-dummy``)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from atout.cards import token
+from atout.errors import PositionError
+from atout.knowledge import seat_knowledge
+from atout.position import parse_position
+from atout.sampler import Sampler
+from atout.solver import Cancel, solve
+from atout.solver.advise import advise, made, solve_cards
+from atout.solver.single_dummy import analyze_single_dummy
+from deals import GAMES, random_endgame
+from views import consistent_deals
+
+
+MAIN = "import sys; from atout.client.cli import main; sys.exit(main())"
+
+
+def _atout(*args, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", MAIN, *args], input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_made_agrees_with_the_outcome(game):
+    """made(position, value) says what the outcome of a line worth that value says."""
+    rng = random.Random(f"made-{game}")
+    for _ in range(40):
+        pos = parse_position(random_endgame(rng, game, rng.randrange(1, 4), partial=rng.random() < 0.5))
+        r = solve(pos)
+        assert made(pos, r.value) == r.outcome.get("made"), (game, r.outcome)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_solve_cards_equals_solve_all(game):
+    rng = random.Random(f"cards-{game}")
+    for _ in range(10):
+        pos = parse_position(random_endgame(rng, game, rng.randrange(2, 6), partial=rng.random() < 0.5))
+        r = solve(pos, all_cards=True)
+        cv = solve_cards(pos)
+        assert cv.exact and cv.values == r.cards and cv.value == r.value
+
+
+def _one_deal_positions():
+    """Positions where the seat to play can place every card: by what it saw and what the
+    others' play revealed (some cards hidden, but only one way to deal them)."""
+    rng = random.Random("one-deal")
+    found = []
+    for _ in range(4000):
+        game = rng.choice(GAMES)
+        pos = parse_position(random_endgame(rng, game, rng.randrange(1, 4), partial=rng.random() < 0.5))
+        k = seat_knowledge(pos, pos.to_play)
+        if k.hidden and Sampler(k, exact=True).count() == 1:
+            found.append(pos)
+        if len(found) == 12:
+            break
+    return found
+
+
+ONE_DEAL = _one_deal_positions()
+
+
+@pytest.mark.parametrize("pos", ONE_DEAL, ids=[f"{p.game}-{len(p.played)}" for p in ONE_DEAL])
+def test_one_consistent_deal_is_solve_all(pos):
+    """When the seat's knowledge leaves one deal, the advice is solve --all of it."""
+    a = advise(pos, samples=7, seed=1, workers=2)
+    r = solve(pos, all_cards=True)
+    assert a.status == "ok" and a.deals == 1 and a.distinct == 1 and a.solved == 7
+    assert a.value == r.value
+    assert {row["card"]: row["mean"] for row in a.cards} == r.cards
+    for row in a.cards:
+        assert row["optimal"] == (1.0 if row["card"] in r.best else 0.0)
+        assert row["se"] == 0.0
+        assert row["loss"] == abs(r.value - r.cards[row["card"]])
+        assert row["made"] == (None if made(pos, r.cards[row["card"]]) is None
+                               else float(made(pos, r.cards[row["card"]])))
+    assert a.recommended in r.best and set(a.best) == set(r.best)
+
+
+def test_one_deal_cases_exist():
+    assert len(ONE_DEAL) >= 8 and len({p.game for p in ONE_DEAL}) >= 4
+
+
+def test_the_mean_is_the_mean_over_the_consistent_deals():
+    """With few consistent deals, many draws: each card's mean comes close to its exact
+    average over those deals (within four standard errors; fixed seed)."""
+    rng = random.Random("few")
+    for _ in range(2000):
+        pos = parse_position(random_endgame(rng, "fr4", 2, partial=True))
+        k = seat_knowledge(pos, pos.to_play)
+        if 3 <= Sampler(k, exact=True).count() <= 12 and len(pos.legal_cards()) > 1:
+            break
+    deals = consistent_deals(pos, pos.to_play)
+    exact = {}
+    for obj in deals:
+        for c, v in solve(parse_position(obj), all_cards=True).cards.items():
+            exact.setdefault(c, []).append(v)
+    a = advise(pos, samples=3000, seed=5, workers=2)
+    assert a.distinct == len(deals)
+    for row in a.cards:
+        truth = sum(exact[row["card"]]) / len(deals)
+        assert abs(row["mean"] - truth) <= 4 * row["se"] + 1e-9, (row, truth)
+
+
+def test_same_seed_same_advice():
+    pos = parse_position(random_endgame(random.Random(8), "fr5", 5))
+    one = advise(pos, samples=30, seed=42, workers=1).to_json()
+    two = advise(pos, samples=30, seed=42, workers=2).to_json()
+    for obj in (one, two):
+        obj.pop("seconds")
+    assert one == two
+    other = advise(pos, samples=30, seed=43, workers=2)
+    assert other.seed == 43 and advise(pos, samples=2).seed is not None
+
+
+def test_the_recommended_card_is_best_for_its_camp():
+    rng = random.Random("camp")
+    for game in GAMES:
+        pos = parse_position(random_endgame(rng, game, 4))
+        a = advise(pos, samples=20, seed=1)
+        means = [row["mean"] for row in a.cards]
+        assert means == sorted(means, reverse=a.maximizing)
+        assert a.recommended == a.cards[0]["card"]
+        assert all(row["loss"] >= 0 for row in a.cards)
+        # no card does better on average than seeing every card
+        assert (a.cards[0]["mean"] <= a.value + 1e-9) if a.maximizing else (a.cards[0]["mean"] >= a.value - 1e-9)
+
+
+def test_a_limit_counts_the_proven_bounds():
+    """A whole fr4 deal's draws are not solved in a second: each stopped draw counts with
+    its bounds (low <= high), and the advice says it stopped.  (A second, not less: the
+    limit covers the drawing too, which a loaded machine can slow past a tenth.)"""
+    pos = parse_position(random_endgame(random.Random(9), "fr4", 18))
+    a = advise(pos, samples=4, seed=1, time_limit=1.0, workers=2)
+    assert a.status == "limit" and a.stopped_by == "time"
+    assert a.solved + a.limited <= 4 and a.limited >= 1
+    for row in a.cards:
+        assert row["low"] <= row["high"]
+
+
+def test_cancel_stops_the_advice():
+    pos = parse_position(random_endgame(random.Random(9), "fr4", 18))
+    cancel = Cancel()
+    cancel.set()
+    a = advise(pos, samples=4, seed=1, cancel=cancel)
+    assert a.status == "limit" and a.stopped_by == "cancel" and a.solved == 0
+    assert a.recommended is None
+
+
+@pytest.mark.parametrize("kwargs,field", [
+    ({"seat": 4}, "seat"), ({"seat": -1}, "seat"), ({"seat": "0"}, "seat"),
+    ({"samples": 0}, "samples"), ({"samples": 1.5}, "samples"), ({"time_limit": 0}, "time_limit"),
+    ({"workers": 0}, "workers"),
+])
+def test_bad_input_is_refused(kwargs, field):
+    pos = parse_position(random_endgame(random.Random(10), "fr4", 3))
+    with pytest.raises(PositionError) as e:
+        advise(pos, **kwargs)
+    assert e.value.field == field
+
+
+def test_seat_not_to_play_and_finished_deal_are_refused():
+    pos = parse_position(random_endgame(random.Random(10), "fr4", 3))
+    with pytest.raises(PositionError, match="not to play") as e:
+        advise(pos, seat=(pos.to_play + 1) % 4)
+    assert e.value.field == "seat"
+    with pytest.raises(PositionError) as e:
+        advise(random_endgame(random.Random(10), "fr4", 0))
+    assert e.value.field == "played"
+
+
+# -- the command line -----------------------------------------------------------------------
+
+def test_cli_advise_lines_and_text(tmp_path):
+    rng = random.Random(11)
+    objs = [dict(random_endgame(rng, g, 3), id=f"p{i}") for i, g in enumerate(GAMES)]
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs))
+    out = _atout("advise", str(path), "--samples", "8", "--seed", "3", "--workers", "2")
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [line["id"] for line in lines] == [o["id"] for o in objs]
+    for line, obj in zip(lines, objs):
+        pos = parse_position(obj)
+        assert line["status"] == "ok" and line["seat"] == pos.to_play and line["seed"] == 3
+        assert {row["card"] for row in line["cards"]} == {token(c) for c in pos.legal_cards()}
+    again = _atout("advise", str(path), "--samples", "8", "--seed", "3")
+    strip = [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in again.stdout.splitlines()]
+    assert strip == [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
+    text = _atout("advise", str(path), "--samples", "8", "--seed", "3", "--text", "--ascii")
+    assert text.returncode == 0 and "p0:" in text.stdout and "from what it can see" in text.stdout
+    assert "play " in text.stdout and "optimal" in text.stdout
+
+
+def test_cli_advise_bad_input():
+    pos = random_endgame(random.Random(12), "fr4", 3)
+    to_play = parse_position(pos).to_play
+    out = _atout("advise", "--seat", str((to_play + 1) % 4), "--samples", "2",
+                 stdin=json.dumps(pos) + "\nnot json\n" + json.dumps(random_endgame(random.Random(1), "fr4", 0)) + "\n")
+    assert out.returncode == 1
+    errors = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [e["field"] for e in errors] == ["seat", "json", "played"]
+    assert len(out.stderr.strip().splitlines()) == 3
+    out = _atout("advise", stdin=json.dumps(random_endgame(random.Random(1), "fr4", 0)) + "\n")
+    assert out.returncode == 1 and json.loads(out.stdout)["field"] == "played"
+    for bad in (["--samples", "0"], ["--seat", "-1"], ["--time-limit", "0"]):
+        out = _atout("advise", *bad, stdin="")
+        assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+# -- the single-dummy analysis ----------------------------------------------------------------
+
+def test_single_dummy_analysis():
+    """Every card analysed gets its single-dummy judgement; a card with no alternative
+    costs nothing; the costs add up per seat."""
+    obj = random_endgame(random.Random(13), "fr4", 0)
+    pos = parse_position(obj)
+    report = analyze_single_dummy(pos, start=len(pos.played) - 12, samples=6, seed=2, workers=2)
+    assert report["single_dummy"] == {"samples": 6, "seed": 2, "judged": 12}
+    assert len(report["plays"]) == 12
+    for play in report["plays"]:
+        sd = play["single_dummy"]
+        assert sd["cost"] >= 0 and play["card"] in {token(c) for c in range(78)}
+        at = parse_position(dict(obj, played=obj["played"][:play["index"]]))
+        if len(at.legal_cards()) == 1:
+            assert sd["cost"] == 0 and sd["best"] == [play["card"]]
+    for seat in report["seats"]:
+        costs = [p["single_dummy"]["cost"] for p in report["plays"] if p["seat"] == seat["seat"]]
+        assert seat["sd_cost"] == pytest.approx(sum(costs))
+
+
+def test_single_dummy_analysis_time_limit_keeps_the_last_cards():
+    """A time limit raises nothing: every card keeps its double-dummy verdict (exact or
+    bounded), the cards judged in time are the deal's last ones, the others are not judged."""
+    obj = random_endgame(random.Random(14), "fr4", 0)
+    pos = parse_position(obj)
+    report = analyze_single_dummy(pos, start=len(pos.played) - 40, samples=200, seed=2,
+                                  time_limit=0.5, workers=2)
+    assert [p["index"] for p in report["plays"]] == list(range(len(pos.played) - 40, len(pos.played)))
+    judged = [p["index"] for p in report["plays"] if p["single_dummy"] is not None]
+    assert judged == list(range(len(pos.played) - len(judged), len(pos.played)))
+    assert report["single_dummy"]["judged"] == len(judged) < 40
+    assert report["single_dummy"]["stopped_by"] == "time"
+    for play in report["plays"]:
+        assert play["value_after"] is not None or play["bounds_after"] is not None
+    for seat in report["seats"]:
+        costs = [p["single_dummy"]["cost"] for p in report["plays"]
+                 if p["seat"] == seat["seat"] and p["single_dummy"] is not None]
+        assert seat["sd_cost"] == pytest.approx(sum(costs))
+
+
+def test_cli_analyze_single_dummy(tmp_path):
+    obj = dict(random_endgame(random.Random(15), "priest5", 0), id="deal")
+    path = tmp_path / "deal.jsonl"
+    path.write_text(json.dumps(obj) + "\n")
+    out = _atout("analyze", str(path), "--last-tricks", "2", "--single-dummy", "--samples", "5",
+                 "--seed", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert len(report["plays"]) == 10 and all("single_dummy" in p for p in report["plays"])
+    text = _atout("analyze", str(path), "--last-tricks", "2", "--single-dummy", "--samples", "5",
+                  "--seed", "1", "--ascii")
+    assert text.returncode == 0 and "sd cost" in text.stdout and "sd mistakes" in text.stdout
+    usage = _atout("analyze", str(path), "--samples", "5")
+    assert usage.returncode == 2 and "--single-dummy" in usage.stderr
+
+
+def test_text_keeps_the_partner_hidden_until_the_seat_can_know():
+    """--text writes the contract as the seat to play sees it: while the called card is
+    hidden from it, neither "partner: seat N" nor "alone"."""
+    from atout.client.advise_cmd import render
+    from atout.knowledge import seat_knowledge
+    from atout.text import contract_text
+    rng = random.Random("text-partner")
+    checked = 0
+    while checked < 3:
+        pos = parse_position(random_endgame(rng, "fr5", 3))
+        if pos.contract.called not in seat_knowledge(pos, pos.to_play).hidden:
+            continue
+        text = render(pos, advise(pos, samples=1, seed=1).to_json(), ascii=True)
+        head = text.splitlines()[0]
+        assert "partner" not in head and "alone" not in head, head
+        assert "partner" in contract_text(pos) or "alone" in contract_text(pos)  # all seen
+        checked += 1

@@ -1,0 +1,194 @@
+"""Advice through the service: gRPC ``Advise`` and ``AdviseBatch`` on a real ``atout serve``,
+and ``POST /api/advise`` through Starlette's test client — the same advice as
+``atout.solver.advise.advise`` with the same seed, bad input refused naming the field."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+import warnings
+
+import grpc
+import pytest
+
+from atout.client import Client, InvalidPositionError, ServiceError
+from atout.client.remote import _error
+from atout.errors import PositionError
+from atout.proto import convert
+from atout.proto.v1 import solver_pb2 as pb
+from atout.position import parse_position
+from atout.solver.advise import advise
+from deals import GAMES, random_endgame
+
+pytest.importorskip("httpx")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from atout.server.http import HttpApi  # noqa: E402
+
+TT_MB = 16
+
+
+def _same(one: dict, two: dict) -> bool:
+    strip = ("nodes", "seconds")
+    return ({k: v for k, v in one.items() if k not in strip}
+            == {k: v for k, v in two.items() if k not in strip})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    log_path = tmp_path_factory.mktemp("serve") / "serve.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", "serve", "--host", "127.0.0.1",
+                             "--port", "0", "--workers", "2", "--tt-mb", str(TT_MB)],
+                            stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while "listening on" not in log_path.read_text():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("server did not start:\n" + log_path.read_text())
+        time.sleep(0.05)
+    line = next(x for x in log_path.read_text().splitlines() if "listening on" in x)
+    with Client(line.split("listening on ")[1].split()[0]) as client:
+        yield client
+    proc.terminate()
+    proc.wait(30)
+    log.close()
+
+
+def _positions(n: int, tricks=(2, 3, 4)):
+    rng = random.Random("advise-service")
+    return [dict(random_endgame(rng, GAMES[i % len(GAMES)], rng.choice(tricks),
+                                partial=rng.random() < 0.5), id=f"p{i}") for i in range(n)]
+
+
+def test_grpc_advise_equals_local(server):
+    for obj in _positions(5):
+        local = advise(obj, samples=12, seed=9, tt_mb=TT_MB).to_json()
+        remote = server.advise(obj, samples=12, seed=9, timeout=120)
+        assert _same(local, remote), (local, remote)
+        assert remote["id"] == obj["id"]
+
+
+def test_grpc_advise_batch_streams_every_position(server):
+    objs = _positions(6)
+    got = dict(server.advise_batch(objs, samples=6, seed=4, timeout=300))
+    assert sorted(got) == list(range(len(objs)))
+    for i, obj in enumerate(objs):
+        assert _same(got[i], advise(obj, samples=6, seed=4, tt_mb=TT_MB).to_json())
+
+
+def test_grpc_advise_refusals(server):
+    obj = _positions(1)[0]
+    to_play = parse_position(obj).to_play
+    seats = len(obj["hands"])
+    with pytest.raises(InvalidPositionError) as e:
+        server.advise(obj, seat=(to_play + 1) % seats, timeout=30)
+    assert e.value.field == "seat" and e.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    finished = random_endgame(random.Random(1), "fr4", 0)
+    with pytest.raises(InvalidPositionError) as e:
+        server.advise(finished, timeout=30)
+    assert e.value.field == "played"
+    with pytest.raises(PositionError) as e:     # the client's own check
+        server.advise(obj, samples=10 ** 6, timeout=30)
+    assert e.value.field == "samples" and not isinstance(e.value, ServiceError)
+    position = convert.position_message(obj)     # and the server's, sent raw
+    for request, field in [(pb.AdviseRequest(position=position, samples=10 ** 6), "samples"),
+                           (pb.AdviseRequest(position=position, seat=seats), "seat"),
+                           (pb.AdviseRequest(position=position, time_limit=-1), "time_limit")]:
+        with pytest.raises(grpc.RpcError) as raw:
+            server.stub.Advise(request, timeout=30)
+        assert _error(raw.value).field == field
+    bad = dict(obj, hands=obj["hands"][:-1])
+    with pytest.raises(InvalidPositionError) as e:
+        list(server.advise_batch([obj, bad], timeout=30))
+    assert e.value.field == "positions[1].hands"
+
+
+def test_grpc_advise_time_limit_and_deadline(server):
+    whole = random_endgame(random.Random(2), "fr4", 18)
+    advice = server.advise(whole, samples=4, seed=1, time_limit=0.2, timeout=60)
+    assert advice["status"] == "limit" and advice["stopped_by"] == "time"
+    assert advice["solved"] + advice["limited"] <= 4
+    with pytest.raises(ServiceError) as e:
+        server.advise(whole, samples=4, seed=1, timeout=0.5)
+    assert e.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    # the workers are free again at once
+    small = _positions(1)[0]
+    assert server.advise(small, samples=4, seed=1, timeout=60)["status"] == "ok"
+
+
+@pytest.fixture(scope="module")
+def http():
+    api = HttpApi(None, workers=2, tt_mb=TT_MB)
+    with TestClient(api.app) as c:
+        yield c
+
+
+def test_http_advise_equals_local(http):
+    for obj in _positions(3):
+        r = http.post("/api/advise", json={"position": obj, "samples": 10, "seed": 3})
+        assert r.status_code == 200, r.text
+        assert _same(r.json(), advise(obj, samples=10, seed=3, tt_mb=TT_MB).to_json())
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"seat": 9}, "seat"), ({"samples": 0}, "samples"), ({"samples": 2.5}, "samples"),
+    ({"seed": -1}, "seed"), ({"time_limit": 0}, "time_limit"), ({"colour": 1}, "colour"),
+])
+def test_http_advise_bad_input(http, change, field):
+    obj = _positions(1)[0]
+    r = http.post("/api/advise", json={"position": obj, **change})
+    assert r.status_code == 422 and r.json()["field"] == field, r.text
+
+
+def test_http_advise_refuses_a_seat_not_to_play_and_a_finished_deal(http):
+    obj = _positions(1)[0]
+    seats = len(obj["hands"])
+    other = (parse_position(obj).to_play + 1) % seats
+    r = http.post("/api/advise", json={"position": obj, "seat": other})
+    assert r.status_code == 422 and r.json()["field"] == "seat" and "not to play" in r.text
+    finished = random_endgame(random.Random(1), "fr4", 0)
+    r = http.post("/api/advise", json={"position": finished})
+    assert r.status_code == 422 and r.json()["field"] == "played"
+    # null is "not given", as for every field: the defaults
+    r = http.post("/api/advise", json={"position": obj, "seat": None, "samples": 3,
+                                       "seed": None, "time_limit": None})
+    assert r.status_code == 200 and r.json()["samples"] == 3
+
+
+def test_http_advise_limit(http):
+    whole = random_endgame(random.Random(2), "fr4", 18)
+    r = http.post("/api/advise", json={"position": whole, "samples": 2, "seed": 1, "time_limit": 0.2})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["status"] == "limit" and body["time_limit"] == 0.2
+
+
+def test_http_table_from_a_seat(http):
+    """/api/table with a seat: the other hands face down (counts only), the outside cards it
+    has not seen face down, and no camp, role or points that would give the partner away
+    while its card is unplayed."""
+    from atout.knowledge import seat_knowledge
+    rng = random.Random("table-seat")
+    obj = random_endgame(rng, "fr5", 12, bid="garde_sans", called_where="partner")
+    pos = parse_position(obj)
+    seat = next(s for s in range(5) if s not in (pos.contract.declarer, pos.contract.partner))
+    r = http.post("/api/table", json={"position": obj, "seat": seat})
+    assert r.status_code == 200, r.text
+    t = r.json()
+    assert t["view_seat"] == seat
+    assert [len(h) for h in t["hands"]] == [len(pos.held[s]) if s == seat else 0 for s in range(5)]
+    assert t["hidden"] == [0 if s == seat else len(pos.held[s]) for s in range(5)]
+    assert t["outside"][0]["cards"] == [] and t["outside"][0]["hidden"] == 3    # garde sans: unseen
+    assert t["legal"] == ([] if pos.to_play != seat else t["legal"])
+    if pos.contract.called in seat_knowledge(pos, seat).hidden:
+        assert t["won"] is None and t["camps"][pos.contract.partner] is None
+        assert t["roles"][pos.contract.partner] == "defender or partner"
+        assert "held by seat" not in t["contract"]
+    every = http.post("/api/table", json={"position": obj}).json()
+    assert "view_seat" not in every and all(every["hands"])
+    bad = http.post("/api/table", json={"position": obj, "seat": 5})
+    assert bad.status_code == 422 and bad.json()["field"] == "seat"
