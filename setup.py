@@ -15,7 +15,7 @@ from setuptools import Extension, setup
 POPCNT = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
 
 PARTS = {"atout": "atout", "atout.solver": "solver", "atout.client": "client",
-         "atout.server": "server", "atout.proto": "proto"}
+         "atout.runner": "runner", "atout.server": "server", "atout.proto": "proto"}
 
 extensions = [
     Extension("atout.solver._search", ["solver/_search.pyx"],

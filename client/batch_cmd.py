@@ -1,6 +1,6 @@
 """``atout batch IN.jsonl -o OUT.jsonl``: solve a puzzle set on every core, resumably.
 
-One result line per puzzle in OUT as it finishes (see :mod:`atout.batch`); rerunning
+One result line per puzzle in OUT as it finishes (see :mod:`atout.runner.batch`); rerunning
 the same command after a crash or Ctrl-C goes on where it stopped.  Exit status 0 when
 every puzzle of IN has a result with status ``ok`` or ``limit``, 1 when some are
 errors, 2 for a problem with the run itself, 130 when interrupted.
@@ -30,7 +30,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
 
 
 def run(args) -> int:
-    from atout.batch import BatchError, solve_all
+    from atout.runner.batch import BatchError, solve_all
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 

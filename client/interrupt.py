@@ -26,7 +26,7 @@ class Searches:
     """
 
     def __init__(self, what: str, unit: str, total: int | None = None):
-        from atout.batch import is_terminal
+        from atout.runner.batch import is_terminal
         from atout.solver import Cancel
 
         self.cancel = Cancel()

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import multiprocessing
 
-from . import worker as worker_main
+from ..runner.process import SearchProcess
 from .limits import Busy
+
+#: the module whose ``run_job`` the search processes run (see :mod:`.worker`)
+JOBS = "atout.server.worker"
 
 log = logging.getLogger("atout.server")
 
@@ -25,14 +27,14 @@ class WorkerDied(RuntimeError):
 
 
 class _Worker:
-    def __init__(self, ctx, loop: asyncio.AbstractEventLoop, number: int, on_idle_death=None):
+    """A :class:`~atout.runner.process.SearchProcess` driven from the event loop: its
+    answers are read as they come (``add_reader``) into one future per job."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, on_idle_death=None):
         self.loop = loop
         self.on_idle_death = on_idle_death
-        self.conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=worker_main.main, args=(child,),
-                                   name=f"atout-search-{number}", daemon=True)
-        self.process.start()
-        child.close()
+        self.process = SearchProcess(JOBS)
+        self.conn = self.process.conn
         self.ready = loop.create_future()
         self.answers: dict[int, asyncio.Future] = {}
         self.alive = True
@@ -45,15 +47,12 @@ class _Worker:
     def submit(self, job: int, kind: str, obj: dict, options: dict) -> asyncio.Future:
         answer = self.loop.create_future()
         self.answers[job] = answer
-        self.conn.send((kind, job, obj, options))
+        self.process.send((kind, job, obj, options))
         return answer
 
     def stop(self, job: int) -> None:
         if self.alive:
-            try:
-                self.conn.send(("stop", job))
-            except OSError:
-                pass
+            self.process.stop(job)
 
     def _readable(self) -> None:
         try:
@@ -92,7 +91,7 @@ class _Worker:
 
     def close(self) -> None:
         try:
-            self.conn.send(("exit",))
+            self.process.send(("exit",))
         except OSError:
             pass
 
@@ -106,9 +105,7 @@ class SearchPool:
         self.stop_grace = stop_grace
         self.max_queue = max_queue
         self.waiting = 0
-        self._ctx = multiprocessing.get_context("spawn")
         self._jobs = itertools.count()
-        self._numbers = itertools.count()
         self._workers: list[_Worker] = []
         self._idle: asyncio.Queue[_Worker] | None = None
         self._chores: set[asyncio.Task] = set()
@@ -122,8 +119,7 @@ class SearchPool:
             self._idle.put_nowait(w)
 
     def _new_worker(self) -> _Worker:
-        return _Worker(self._ctx, asyncio.get_running_loop(), next(self._numbers),
-                       on_idle_death=self._idle_death)
+        return _Worker(asyncio.get_running_loop(), on_idle_death=self._idle_death)
 
     def _idle_death(self, worker: _Worker) -> None:
         log.warning("search process %s ended while idle: replaced", worker.pid)
@@ -184,7 +180,7 @@ class SearchPool:
         if worker not in self._workers:  # already replaced
             return
         self._workers.remove(worker)
-        await asyncio.get_running_loop().run_in_executor(None, worker.process.join, 5)
+        await asyncio.get_running_loop().run_in_executor(None, worker.process.wait, 5)
         fresh = self._new_worker()
         self._workers.append(fresh)
         await fresh.ready
@@ -199,12 +195,11 @@ class SearchPool:
             w.on_idle_death = None
             w.close()
         for w in self._workers:
-            await loop.run_in_executor(None, w.process.join, timeout)
-            if w.process.is_alive():
+            if await loop.run_in_executor(None, w.process.wait, timeout) is None:
                 w.process.kill()
-                await loop.run_in_executor(None, w.process.join, 1)
+                await loop.run_in_executor(None, w.process.wait, 1)
             if w.alive:
                 w.alive = False
                 loop.remove_reader(w.conn.fileno())
-            w.conn.close()
+            w.process.close(kill=True)
         self._workers = []

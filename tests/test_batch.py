@@ -284,12 +284,12 @@ def test_a_puzzle_whose_worker_dies_twice_is_retried_on_the_next_run(tmp_path, m
     """A worker that dies on a puzzle twice: the puzzle is not written to the output (so it
     is not 'done'); the next run, with healthy workers, solves it.  Result lines of older
     versions that say the worker died are removed and solved again."""
-    from atout.batch import _Worker
+    from atout.runner.process import SearchProcess as _Worker
     puzzles = _puzzles("crash", 4)
     puzzles[1]["id"] = "crash-me"
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write(src, puzzles)
-    dying = ("import os, sys, json; sys.path[:] = json.loads(sys.argv[1]); import atout.batch as b; "
+    dying = ("import os, sys, json; sys.path[:] = json.loads(sys.argv[1]); import atout.runner.batch as b; "
              "real = b.solve_line; "
              "b.solve_line = lambda raw, *a: os._exit(3) if b'crash-me' in (raw or b'') else real(raw, *a); "
              "b.worker_process()")

@@ -269,7 +269,7 @@ def test_option_values_at_their_extremes(tmp_path_factory, command, data):
         argv[1:1] = ["-", "-o", str(tmp_path_factory.mktemp("batch") / "out.jsonl")]
     started = []
     with mock.patch("atout.server.app.run", lambda *a, **k: started.append(a) or 0), \
-            mock.patch("atout.batch.solve_all", lambda *a, **k: started.append(a) or
+            mock.patch("atout.runner.batch.solve_all", lambda *a, **k: started.append(a) or
                        SimpleNamespace(solved=0, seconds=0.0, skipped=0, ok=0, limits=0,
                                        errors=0, crashed=0)):
         code, out, err = cli(argv, POSITION)

@@ -22,7 +22,7 @@ import pytest
 from atout.position import parse_position
 from atout.solver import DEFAULT_FEATURES, FEATURES, solve
 
-from dealt import assert_fail_soft
+from redeal import assert_fail_soft
 from deals import random_endgame
 
 SCALE = int(os.environ.get("ATOUT_XCHECK", "1"))

@@ -1,4 +1,4 @@
-"""Positions random play hardly ever reaches, dealt into shape (tests/dealt.py), where the
+"""Positions random play hardly ever reaches, dealt into shape (tests/redeal.py), where the
 full search must answer as the plain one does: each shape puts a trick into a state that
 one soundness clause of the partition search or the move grouping is there for, so that
 dropping the clause fails here (each test says which, and how soon).
@@ -17,7 +17,7 @@ import pytest
 from atout.position import Position, parse_position
 from atout.solver.params import code_of
 
-from dealt import deal_around, full_equals_plain, played_codes
+from redeal import deal_around, full_equals_plain, played_codes
 from deals import keep_policy, random_endgame
 
 SCALE = int(os.environ.get("ATOUT_XCHECK", "1"))

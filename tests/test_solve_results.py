@@ -22,7 +22,7 @@ from atout.solver import Cancel, _optimal, make_engine, solve
 from atout.solver.analyze import analyze
 from atout.solver.params import card_of_code
 
-from dealt import TT_MB, assert_fail_soft
+from redeal import TT_MB, assert_fail_soft
 from deals import random_endgame
 from reference import reference_values, value_of
 

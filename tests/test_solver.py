@@ -26,7 +26,7 @@ from atout.position import Position, parse_position
 from atout.solver import make_engine, solve
 from atout.solver.params import card_of_code, code_of, engine_params
 
-from dealt import (TT_MB, covered, deal_around, full_equals_plain, played_codes,
+from redeal import (TT_MB, covered, deal_around, full_equals_plain, played_codes,
                    probe_pattern_holds, with_live_cards)
 from deals import keep_policy, mixed_policy, random_endgame, slam_policy, uniform_policy
 from reference import maximizing, reference_values, value_of

@@ -1,0 +1,567 @@
+"""Solve a puzzle set on every core, resumably (``atout batch``).
+
+>>> from atout.batch import solve_all
+>>> report = solve_all("puzzles.jsonl", "results.jsonl", workers=4)   # doctest: +SKIP
+>>> report.solved, report.skipped, report.errors                      # doctest: +SKIP
+
+Each puzzle (one JSON Lines position) gives one result line in the output, written and
+flushed as soon as it is solved, in the order the puzzles finish: the result of
+:func:`atout.solver.solve` (FORMAT.md, with ``status`` ok | limit) or, for a bad line,
+``{"id", "status": "error", "field", "reason"}``; every result line also carries
+``"input_line"``, the puzzle's 1-based line number in the input.
+
+Resuming: results are keyed by the puzzle's ``id``; a puzzle without an id (or whose id
+is not unique in the input) is keyed by its line number (and its id).  A rerun skips
+every puzzle whose result is already in the output; a torn last line (the run was
+killed while writing it) is cut off first, so nothing is solved twice and nothing is
+lost.  Only the main process writes the output, one whole line per ``write``.
+
+Backends: ``local`` (default) is a pool of worker processes on this machine; ``ray``
+(``pip install 'atout[ray]'``) sends the puzzles to a Ray cluster (``address``; by
+default a local Ray instance is started).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from atout.jsonl import MAX_LINE_BYTES, split_lines
+
+__all__ = ["solve_all", "BatchReport", "BatchError"]
+
+
+class BatchError(Exception):
+    """A problem with the run itself (unreadable input, unwritable output, bad option)."""
+
+
+@dataclass
+class BatchReport:
+    """What a run did.  ``results`` holds this run's result lines when no output file was
+    given (else None).  ``ok``/``limits``/``errors`` count every puzzle of the input,
+    including those whose results were already in the output."""
+
+    total: int = 0          # puzzles (non-blank lines) in the input
+    skipped: int = 0        # already in the output
+    solved: int = 0         # results written by this run
+    ok: int = 0
+    limits: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    repaired: bool = False  # a torn last line of the output was cut off
+    workers_lost: int = 0   # worker processes that died (and were replaced)
+    crashed: int = 0        # puzzles whose worker died twice: not written, tried again next run
+    dropped: int = 0        # such results of an earlier run removed from the output
+    results: list | None = None
+
+    def count(self, status: str | None) -> None:
+        if status == "ok":
+            self.ok += 1
+        elif status == "limit":
+            self.limits += 1
+        else:
+            self.errors += 1
+
+
+@dataclass
+class _Task:
+    line: int
+    ident: Any              # the id when it is a string or an integer, else None
+    raw: bytes | None       # None: the line was too long, ``oversize`` bytes
+    oversize: int = 0
+
+
+# -- reading the input --------------------------------------------------------------------------
+
+def _lines(stream) -> Iterator[_Task]:
+    """Non-blank lines of a binary stream as tasks (ident not yet set), numbered as
+    :func:`atout.jsonl.split_lines` numbers them; an oversized line comes without text."""
+    for number, raw, size in split_lines(stream):
+        yield _Task(number, None, raw) if raw is not None else _Task(number, None, None, size)
+
+
+def _ident(raw: bytes | None) -> Any:
+    if raw is None:
+        return None
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(obj, dict):
+        ident = obj.get("id")
+        if type(ident) in (str, int) and len(str(ident)) <= 200:
+            return ident
+    return None
+
+
+class _Source:
+    """The input, read twice (once for the keys, once to solve): a path, ``-`` (stdin,
+    kept in memory), or an iterable of position objects / JSON strings / bytes."""
+
+    def __init__(self, source):
+        self.path = None
+        self.memory: list[bytes] | None = None
+        if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+            self.path = os.fspath(source)
+            try:
+                with open(self.path, "rb"):
+                    pass
+            except OSError as e:
+                raise BatchError(f"cannot read {self.path}: {e.strerror}") from None
+        elif isinstance(source, (str, os.PathLike)):
+            self.memory = sys.stdin.buffer.read().split(b"\n")
+        else:
+            self.memory = []
+            for item in source:
+                if isinstance(item, bytes):
+                    self.memory.append(item.replace(b"\n", b" "))
+                elif isinstance(item, str):
+                    self.memory.append(item.replace("\n", " ").encode("utf-8"))
+                else:
+                    self.memory.append(json.dumps(item).encode("utf-8"))
+
+    def tasks(self) -> Iterator[_Task]:
+        if self.path is not None:
+            with open(self.path, "rb") as f:
+                yield from _lines(f)
+        else:
+            import io
+            yield from _lines(io.BytesIO(b"\n".join(self.memory)))
+
+
+# -- the output -------------------------------------------------------------------------------
+
+def _retry(obj: dict) -> bool:
+    """A result that says its worker died (this version's, or an older one's): the puzzle
+    was never solved, so it is not done."""
+    if obj.get("status") != "error":
+        return False
+    reason = str(obj.get("reason", ""))
+    return obj.get("field") == WORKER_DIED or (
+        obj.get("field") == "solver" and reason.startswith(("the worker process died",
+                                                             "the Ray task failed")))
+
+
+def _read_done(path: str) -> tuple[dict, dict, bool, int, int]:
+    """Results already in the output: ({id: status}, {(line, id): status}, repaired, junk,
+    dropped).
+
+    A last line without its newline is a result torn by a kill: it is cut off.  Results
+    of puzzles whose worker died are removed from the file (``dropped``), so that the
+    puzzle is solved again and its result is there once.
+    """
+    by_id: dict = {}
+    by_line: dict = {}
+    repaired, junk = False, 0
+    try:
+        f = open(path, "r+b")
+    except FileNotFoundError:
+        return by_id, by_line, repaired, junk, 0
+    except OSError as e:
+        raise BatchError(f"cannot open {path}: {e.strerror}") from None
+    with f:
+        data = f.read()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            f.truncate(end)
+            repaired = True
+            data = data[:end]
+    keep: list[bytes] = []
+    dropped = 0
+    for raw in data.split(b"\n"):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except (ValueError, RecursionError):
+            junk += 1
+            keep.append(raw)
+            continue
+        if not isinstance(obj, dict):
+            junk += 1
+            keep.append(raw)
+            continue
+        if _retry(obj):
+            dropped += 1
+            continue
+        keep.append(raw)
+        ident = obj.get("id")
+        if type(ident) not in (str, int):
+            ident = None
+        status = obj.get("status")
+        if ident is not None:
+            by_id.setdefault(ident, status)
+        line = obj.get("input_line")
+        if type(line) is int:
+            by_line.setdefault((line, ident), status)
+    if dropped:
+        tmp = f"{path}.atout-tmp"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(b"".join(raw + b"\n" for raw in keep))
+            os.replace(tmp, path)
+        except OSError as e:
+            raise BatchError(f"cannot rewrite {path}: {e.strerror}") from None
+    return by_id, by_line, repaired, junk, dropped
+
+
+class _Writer:
+    """Appends whole lines with one ``write`` each (O_APPEND): a kill leaves at most a
+    torn last line, which the next run cuts off."""
+
+    def __init__(self, path: str):
+        try:
+            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise BatchError(f"cannot write {path}: {e.strerror}") from None
+
+    def write(self, obj: dict) -> None:
+        data = (json.dumps(obj, separators=(", ", ": ")) + "\n").encode("utf-8")
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+# -- solving one line (in a worker) ---------------------------------------------------------
+
+def _error(ident, line: int, fld: str, reason: str) -> dict:
+    return {"id": ident, "status": "error", "field": fld, "reason": reason, "input_line": line}
+
+
+def solve_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
+    """The result line of one input line; never raises."""
+    if raw is None:
+        return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
+    try:
+        from atout.jsonl import parse_line
+        from atout.solver import solve
+        rec = parse_line(raw, line)
+        if rec.error is not None:
+            return _error(rec.id, line, rec.error.field, rec.error.reason)
+        result = solve(rec.position, **opts).to_json()
+    except MemoryError:
+        return _error(_ident(raw), line, "solver", "out of memory")
+    except Exception as e:  # a bug must not stop the run: it is this puzzle's result
+        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
+    result["input_line"] = line
+    return result
+
+
+# -- backends -----------------------------------------------------------------------------------
+
+#: the ``field`` of the result of a puzzle whose worker died: not written to the output, so
+#: that the next run tries the puzzle again
+WORKER_DIED = "worker"
+
+#: this module's name, for :class:`~atout.runner.process.SearchProcess`: its ``run_job``
+#: solves the puzzles in the search processes
+JOBS = __name__
+
+
+def run_job(kind: str, job, payload, opts: dict, cancel) -> tuple:
+    """A search process's work (see :mod:`atout.runner.process`): one puzzle, ``payload``
+    being (raw line, line number, oversize)."""
+    raw, line, oversize = payload
+    return ("done", job, solve_line(raw, line, opts, oversize))
+
+
+def worker_process() -> None:
+    """The body of a batch search process (what ``SearchProcess(JOBS)`` runs)."""
+    from .process import worker_process as serve
+    serve(JOBS)
+
+
+def _local(tasks: Iterator[_Task], opts: dict, workers: int,
+           report: BatchReport) -> Iterator[tuple[_Task, dict]]:
+    """A pool of search processes, one puzzle at a time each.  A worker that dies (a crash,
+    out of memory, a kill) is replaced and its puzzle tried once more; after a second
+    death the puzzle's result has field :data:`WORKER_DIED`, which is not written to
+    the output: the next run tries it again."""
+    from multiprocessing.connection import wait
+
+    from .process import SearchProcess
+
+    pool: list[SearchProcess] = []
+    doing: dict[SearchProcess, _Task] = {}   # the puzzle each busy worker is on
+    tries: Counter = Counter()
+
+    def replace(w: SearchProcess) -> SearchProcess:
+        pool.remove(w)
+        doing.pop(w, None)
+        w.close(kill=True)
+        nw = w.respawn()
+        pool.append(nw)
+        return nw
+
+    def give(w: SearchProcess, task: _Task) -> None:
+        while True:
+            if not w.alive():
+                w = replace(w)
+            try:
+                w.send(("puzzle", task.line, (task.raw, task.line, task.oversize), opts))
+                doing[w] = task
+                return
+            except OSError:
+                w = replace(w)
+
+    try:
+        for _ in range(workers):
+            task = next(tasks, None)
+            if task is None:
+                break
+            w = SearchProcess(JOBS)
+            pool.append(w)
+            give(w, task)
+        while doing:
+            ready = wait([w.conn for w in doing])
+            for w in list(doing):
+                if w.conn not in ready:
+                    continue
+                try:
+                    msg = w.conn.recv()
+                except (EOFError, OSError):
+                    msg = None   # the worker died (its end of the pipe closed)
+                if msg is not None and msg[0] == "ready":
+                    continue
+                done = doing.pop(w)
+                if msg is None:
+                    code = w.wait(5)
+                    report.workers_lost += 1
+                    w = replace(w)
+                    tries[done.line] += 1
+                    if tries[done.line] < 2:
+                        give(w, done)
+                        continue
+                    result = _error(done.ident, done.line, WORKER_DIED,
+                                    f"the worker process died twice on this puzzle "
+                                    f"(exit code {code}); the next run tries it again")
+                else:
+                    result = msg[2]
+                yield done, result
+                task = next(tasks, None)
+                if task is not None:
+                    give(w, task)
+    finally:
+        clean = not doing
+        for w in pool:
+            w.close(kill=not clean)
+
+
+def _ray(tasks: Iterator[_Task], opts: dict, workers: int | None,
+         address: str | None) -> Iterator[tuple[_Task, dict]]:
+    try:
+        import ray
+    except ImportError:
+        raise BatchError("the ray backend needs Ray: pip install 'atout[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict = {"address": address, "log_to_driver": False}
+        if address is None:
+            kwargs.update(include_dashboard=False)
+            if workers:
+                kwargs["num_cpus"] = workers
+        try:
+            ray.init(**kwargs)
+        except Exception as e:
+            raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {e}") from None
+        started = True
+    remote = ray.remote(num_cpus=1, max_retries=1)(solve_line)
+    cap = 2 * max(1, workers or int(ray.cluster_resources().get("CPU", 1)))
+    inflight: dict = {}
+
+    def submit() -> bool:
+        task = next(tasks, None)
+        if task is None:
+            return False
+        inflight[remote.remote(task.raw, task.line, opts, task.oversize)] = task
+        return True
+
+    try:
+        while len(inflight) < cap and submit():
+            pass
+        while inflight:
+            ready, _ = ray.wait(list(inflight), num_returns=1)
+            for ref in ready:
+                task = inflight.pop(ref)
+                try:
+                    result = ray.get(ref)
+                except Exception as e:
+                    result = _error(task.ident, task.line, WORKER_DIED,
+                                    f"the Ray task failed: {type(e).__name__}: {str(e)[:200]}")
+                yield task, result
+                submit()
+    finally:
+        for ref in inflight:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:
+                pass
+        if started:
+            ray.shutdown()
+
+
+# -- progress --------------------------------------------------------------------------------
+
+def is_terminal(stream) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _Progress:
+    """A tqdm bar (count, rate, time left, results not ok) when the stream is a terminal;
+    nothing otherwise (a log gets the first and the last line only)."""
+
+    def __init__(self, stream, total: int, skipped: int, every: float = 0.2):
+        self.bar = None
+        self.bad = 0
+        if is_terminal(stream):
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, initial=skipped, file=stream, desc="batch",
+                            unit="puzzle", mininterval=every, dynamic_ncols=True, leave=True)
+
+    def step(self, status: str) -> None:
+        if self.bar is None:
+            return
+        if status != "ok":
+            self.bad += 1
+            self.bar.set_postfix_str(f"{self.bad} not ok", refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+def solve_all(source, output=None, *, workers: int | None = None, backend: str = "local",
+              address: str | None = None, all_cards: bool = False,
+              time_limit: float | None = None, node_limit: int | None = None,
+              tt_mb: int | None = None, progress=None, progress_every: float = 0.2) -> BatchReport:
+    """Solve every puzzle of ``source`` and write one result line each to ``output``.
+
+    ``source``: a JSON Lines path (``-``: stdin) or an iterable of position objects or
+    JSON strings.  ``output``: a path, appended to and resumed from (puzzles whose
+    results are already there are skipped); None keeps this run's results in
+    ``report.results``.  ``workers``: processes (default: every core; with Ray, the
+    CPUs of a local instance).  ``backend``: ``local`` or ``ray`` (``address`` of the
+    cluster; default: start a local instance).  ``all_cards``, ``time_limit``,
+    ``node_limit``, ``tt_mb``: as :func:`atout.solver.solve`, per puzzle.
+    ``progress``: a text stream for progress: a first line, then a bar when it is a
+    terminal.
+
+    A puzzle whose worker process dies twice (or whose Ray task fails) is not written to
+    the output: it counts in ``report.crashed`` and the next run tries it again.
+    Workers are fresh interpreters (not forks of the caller, nor re-imports of its main
+    script), so a plain script may call this at top level.
+
+    Raises :class:`BatchError` for problems with the run itself; a bad puzzle is a
+    result line with status ``error``, never an exception.
+    """
+    if backend not in ("local", "ray"):
+        raise BatchError(f"unknown backend {backend!r} (local or ray)")
+    if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 1):
+        raise BatchError("workers must be a positive whole number")
+    if time_limit is not None and not time_limit > 0:
+        raise BatchError("time_limit must be greater than 0")
+    if node_limit is not None and (int(node_limit) != node_limit or node_limit <= 0):
+        raise BatchError("node_limit must be a positive whole number")
+    if tt_mb is not None and (int(tt_mb) != tt_mb or tt_mb <= 0):
+        raise BatchError("tt_mb must be a positive whole number")
+    opts = {"all_cards": bool(all_cards), "time_limit": time_limit, "node_limit": node_limit,
+            "tt_mb": tt_mb}
+    started = time.perf_counter()
+    src = _Source(source)
+    out_path = None if output is None else os.fspath(output)
+    if out_path is not None and src.path is not None:
+        try:
+            if os.path.exists(out_path) and os.path.samefile(out_path, src.path):
+                raise BatchError("the output must not be the input file")
+        except OSError:
+            pass
+
+    # Pass 1: the keys (ids, their counts), then what the output already holds.
+    counts: Counter = Counter()
+    idents: dict[int, Any] = {}
+    for task in src.tasks():
+        idents[task.line] = task.ident = _ident(task.raw)
+        if task.ident is not None:
+            counts[task.ident] += 1
+    total = len(idents)
+
+    report = BatchReport(total=total, results=[] if out_path is None else None)
+    by_id: dict = {}
+    by_line: dict = {}
+    if out_path is not None:
+        by_id, by_line, report.repaired, _, report.dropped = _read_done(out_path)
+
+    def already(line: int, ident: Any):
+        """The status of the result already written for this puzzle, else False."""
+        if ident is not None and counts[ident] == 1:
+            return by_id.get(ident, False)
+        return by_line.get((line, ident), False)
+
+    for line, ident in idents.items():
+        status = already(line, ident)
+        if status is not False:
+            report.skipped += 1
+            report.count(status)
+
+    todo = total - report.skipped
+    n_workers = workers or (os.cpu_count() or 1)
+    if progress is not None:
+        where = f" on {n_workers} worker{'s' if n_workers != 1 else ''}" if backend == "local" else " on Ray"
+        progress.write(f"batch: {total} puzzles, {report.skipped} already done, {todo} to solve"
+                       f"{where}{'; cut off a torn last line of the output' if report.repaired else ''}\n")
+        progress.flush()
+    bar = _Progress(progress, total, report.skipped, progress_every)
+
+    def pending() -> Iterator[_Task]:
+        for task in src.tasks():
+            task.ident = idents.get(task.line)  # the input is read once more, not re-parsed
+            if already(task.line, task.ident) is False:
+                yield task
+
+    writer = _Writer(out_path) if out_path is not None else None
+    results = None
+    try:
+        if todo:
+            if backend == "local":
+                results = _local(pending(), opts, min(n_workers, todo), report)
+            else:
+                results = _ray(pending(), opts, workers, address)
+            for task, result in results:
+                if result.get("field") == WORKER_DIED:
+                    report.crashed += 1
+                    if report.results is not None:
+                        report.results.append(result)
+                    bar.step("crashed")
+                    continue
+                if writer is not None:
+                    writer.write(result)
+                else:
+                    report.results.append(result)
+                report.solved += 1
+                status = result.get("status")
+                report.count(status)
+                bar.step(status)
+    finally:
+        if results is not None:
+            results.close()  # stops the workers at once on an interrupt
+        if writer is not None:
+            writer.close()
+        report.seconds = time.perf_counter() - started
+        bar.close()
+    return report
