@@ -160,38 +160,17 @@ class SolverService(pb_grpc.SolverServicer):
         return await self._unary("Analyze", request, context, answer)
 
     async def SolveBatch(self, request: pb.SolveBatchRequest, context):
-        call = None
-        tasks: list[asyncio.Task] = []
-        try:
-            call = self._begin("SolveBatch", f"{len(request.positions)}-positions", context)
-            _check_positions(self.limits, request)
-            _check_limits(request)
-            loop = asyncio.get_running_loop()
-            objs, violations = await loop.run_in_executor(None, _positions, request.positions)
-            if violations:
-                raise _invalid(violations)
-            # at most one search per worker from one batch: other calls get their turn
-            turns = asyncio.Semaphore(self.pool.size)
+        # at most one search per worker from one batch: other calls get their turn
+        turns = asyncio.Semaphore(self.pool.size)
 
-            async def one(index: int, obj: dict):
-                async with turns:
-                    return index, await self._search(context, "solve", obj, request)
-
-            tasks = [asyncio.ensure_future(one(i, obj)) for i, obj in enumerate(objs)]
-            for finished in asyncio.as_completed(tasks):
-                index, (_, _, data) = await finished
-                reply = pb.SolveBatchResult(index=index)
-                reply.result.ParseFromString(data)
-                yield reply
-        except BaseException as e:
-            await _end(call, context, e)
-        finally:
-            for t in tasks:
-                t.cancel()
-            if tasks:
-                await asyncio.gather(*tasks, return_exceptions=True)
-            if call is not None:
-                self._end(call)
+        async def one(index: int, obj: dict):
+            async with turns:
+                _, _, data = await self._search(context, "solve", obj, request)
+            reply = pb.SolveBatchResult(index=index)
+            reply.result.ParseFromString(data)
+            return reply
+        async for reply in self._stream("SolveBatch", request, context, one):
+            yield reply
 
     async def Advise(self, request: pb.AdviseRequest, context) -> pb.Advice:
         async def answer(obj):
@@ -201,29 +180,34 @@ class SolverService(pb_grpc.SolverServicer):
         return await self._unary("Advise", request, context, answer)
 
     async def AdviseBatch(self, request: pb.AdviseBatchRequest, context):
+        # at most one draw per worker from the whole batch: other calls get their turn
+        turns = asyncio.Semaphore(self.pool.size)
+
+        async def one(index: int, obj: dict):
+            advice = await self._advise(context, obj, request, None, f"positions[{index}].", turns)
+            reply = pb.AdviseBatchResult(index=index)
+            reply.advice.CopyFrom(convert.advice_message(advice.to_json()))
+            return reply
+        async for reply in self._stream("AdviseBatch", request, context, one):
+            yield reply
+
+    async def _stream(self, method: str, request, context, one):
+        """A streaming batch call: the positions checked, then ``one(index, position)``'s
+        replies in the order they are ready; logged, and any failure turned into its gRPC
+        status (the searches still under way are cancelled)."""
         call = None
         tasks: list[asyncio.Task] = []
         try:
-            call = self._begin("AdviseBatch", f"{len(request.positions)}-positions", context)
+            call = self._begin(method, f"{len(request.positions)}-positions", context)
             _check_positions(self.limits, request)
             _check_limits(request)
             loop = asyncio.get_running_loop()
             objs, violations = await loop.run_in_executor(None, _positions, request.positions)
             if violations:
                 raise _invalid(violations)
-            # at most one draw per worker from the whole batch: other calls get their turn
-            turns = asyncio.Semaphore(self.pool.size)
-
-            async def one(index: int, obj: dict):
-                return index, await self._advise(context, obj, request, None,
-                                                 f"positions[{index}].", turns)
-
             tasks = [asyncio.ensure_future(one(i, obj)) for i, obj in enumerate(objs)]
             for finished in asyncio.as_completed(tasks):
-                index, advice = await finished
-                reply = pb.AdviseBatchResult(index=index)
-                reply.advice.CopyFrom(convert.advice_message(advice.to_json()))
-                yield reply
+                yield await finished
         except BaseException as e:
             await _end(call, context, e)
         finally:
@@ -237,14 +221,7 @@ class SolverService(pb_grpc.SolverServicer):
     async def _advise(self, context, obj: dict, request, seat, prefix: str, turns=None):
         """The advice for ``obj`` within the call's deadline (its draws on the pool)."""
         _check_limits(request)
-        time_limit, by_deadline = self.limits.time_limit(request.time_limit or None), False
-        remaining = context.time_remaining()
-        if remaining is not None:
-            budget = remaining - DEADLINE_MARGIN
-            if budget <= 0:
-                raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline ran out")
-            if time_limit is None or budget < time_limit:
-                time_limit, by_deadline = budget, True
+        time_limit, by_deadline = self._time_limit(context, request)
         seed = request.seed if request.HasField("seed") else None
         try:
             advice = await advise_on_pool(self.pool, obj, seat=seat,
@@ -264,20 +241,26 @@ class SolverService(pb_grpc.SolverServicer):
                           "the deadline ran out before the advice was complete")
         return advice
 
+    def _time_limit(self, context, request) -> tuple[float | None, bool]:
+        """(seconds, whether the call's deadline set them): the time limit asked for, within
+        the server's limits, cut to the deadline less a margin for the answer's way back."""
+        asked = self.limits.time_limit(request.time_limit or None)
+        remaining = context.time_remaining()
+        if remaining is None:
+            return asked, False
+        budget = remaining - DEADLINE_MARGIN
+        if budget <= 0:
+            raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline ran out")
+        if asked is None or budget < asked:
+            return budget, True
+        return asked, False
+
     # -- one search on the pool ----------------------------------------------------------------
 
     async def _search(self, context, kind: str, obj: dict, request) -> tuple:
         """(status, nodes, message bytes) of one search within the call's deadline."""
-        asked = self.limits.time_limit(request.time_limit or None)
         node_limit = getattr(request, "node_limit", 0) or None
-        time_limit, by_deadline = asked, False
-        remaining = context.time_remaining()
-        if remaining is not None:
-            budget = remaining - DEADLINE_MARGIN
-            if budget <= 0:
-                raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline ran out")
-            if asked is None or budget < asked:
-                time_limit, by_deadline = budget, True
+        time_limit, by_deadline = self._time_limit(context, request)
         tt_mb = self.limits.tt_mb(self.tt_mb, obj)
         if kind == "solve":
             settings = {"all_cards": request.all_cards, "time_limit": time_limit,
