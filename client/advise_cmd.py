@@ -40,44 +40,20 @@ def add_parser(sub, positive_float, positive_int) -> None:
 
 
 def run(args) -> int:
-    from atout.errors import PositionError
     from atout.jsonl import read_records
     from atout.solver.advise import DEFAULT_SAMPLES, advise
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input, emit_error
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input
     from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
 
-    bad = 0
+    def search(position, cancel):
+        return advise(position, seat=args.seat, samples=args.samples or DEFAULT_SAMPLES,
+                      seed=args.seed, time_limit=args.time_limit, workers=args.workers,
+                      tt_mb=args.tt_mb, cancel=cancel)
+
     searches = Searches("advise", "position", count_lines(args.file))
     with searches, _open_input(args.file) as f:
-        for rec in read_records(f):
-            if rec.error is not None:
-                bad += 1
-                emit_error(rec)
-                searches.step()
-                continue
-            try:
-                advice = searches.run(advise, rec.position, seat=args.seat,
-                                      samples=args.samples or DEFAULT_SAMPLES, seed=args.seed,
-                                      time_limit=args.time_limit, workers=args.workers,
-                                      tt_mb=args.tt_mb)
-            except PositionError as e:
-                bad += 1
-                emit_error(rec, e)
-                searches.step()
-                continue
-            except MemoryError as e:
-                bad += 1
-                emit_error(rec, PositionError("tt_mb", str(e) or "out of memory"))
-                searches.step()
-                continue
-            except Exception as e:  # a bug must not cost the user the other positions
-                bad += 1
-                emit_error(rec, PositionError("position", f"internal error ({type(e).__name__}: {e}); "
-                                                          "please report this position"))
-                searches.step()
-                continue
-            searches.close() if searches.interrupted else searches.step()
+        for rec, advice in searches.answers(read_records(f), search):
             obj = advice.to_json()
             if args.text:
                 from atout.text import want_ascii
@@ -89,7 +65,7 @@ def run(args) -> int:
                 print(f"atout: interrupted: {rec.label}: {obj['solved']} of {obj['samples']} "
                       f"draws solved", file=sys.stderr)
                 return EXIT_INTERRUPTED
-    return EXIT_BAD_INPUT if bad else EXIT_OK
+    return EXIT_BAD_INPUT if searches.bad else EXIT_OK
 
 
 def _pct(x) -> str:

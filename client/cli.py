@@ -50,17 +50,11 @@ class UsageError(Exception):
     """A problem with the command itself (unreadable file, bad option value)."""
 
 
-def _is_terminal(stream) -> bool:
-    try:
-        return stream is not None and stream.isatty()
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
 @contextmanager
 def _open_input(path: str) -> Iterator[BinaryIO]:
     if path == "-":
-        if _is_terminal(sys.stdin):
+        from atout.runner.batch import is_terminal
+        if is_terminal(sys.stdin):
             print("atout: reading positions from the terminal, one JSON object per line "
                   "(Ctrl-D to end); or give a FILE", file=sys.stderr)
         yield sys.stdin.buffer

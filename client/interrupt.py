@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 EXIT_INTERRUPTED = 130
 
@@ -23,6 +23,7 @@ class Searches:
     thread and returns its value (or raises its exception).  After a Ctrl-C,
     ``interrupted`` is true and the search has been told to stop; the command prints the
     partial answer and stops.  ``step()`` counts one finished position on the bar.
+    ``answers()`` runs one search per input line, the bad lines reported (``bad``).
     """
 
     def __init__(self, what: str, unit: str, total: int | None = None):
@@ -31,6 +32,7 @@ class Searches:
 
         self.cancel = Cancel()
         self.interrupted = False
+        self.bad = 0                 # lines refused by answers()
         self.bar = None
         if is_terminal(sys.stderr):
             from tqdm import tqdm
@@ -63,6 +65,36 @@ class Searches:
         if "error" in box:
             raise box["error"]
         return box.get("value")
+
+    def answers(self, records: Iterable, search: Callable) -> Iterator[tuple[Any, Any]]:
+        """(record, answer) for each good record: ``search(position, cancel=...)``'s answer.
+        A bad record, or a search that failed (a position the search refuses, out of
+        memory, a bug: the user keeps the other lines), is an error line instead, counted
+        in ``bad``.  After a Ctrl-C the answer yielded is the last one."""
+        from atout.errors import PositionError
+
+        from .cli import emit_error
+        for rec in records:
+            error = rec.error
+            if error is None:
+                try:
+                    answer = self.run(search, rec.position)
+                except PositionError as e:
+                    error = e
+                except MemoryError as e:
+                    error = PositionError("tt_mb", str(e) or "out of memory")
+                except Exception as e:
+                    error = PositionError("position", f"internal error ({type(e).__name__}: {e}); "
+                                                      "please report this position")
+            if error is not None:
+                self.bad += 1
+                emit_error(rec, error)
+                self.step()
+                continue
+            self.close() if self.interrupted else self.step()
+            yield rec, answer
+            if self.interrupted:
+                return
 
     def step(self) -> None:
         if self.bar is not None:

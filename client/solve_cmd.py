@@ -37,42 +37,26 @@ def run(args) -> int:
     for option in ("tls_ca", "tls_cert", "tls_key", "token_file"):
         if getattr(args, option) is not None:
             raise UsageError(f"--{option.replace('_', '-')} goes with --server")
-    from atout.errors import PositionError
     from atout.solver import solve
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, default_threads, emit_error
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, default_threads
     from atout.jsonl import read_records
 
     from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
 
-    bad = 0
+    def search(position, cancel):
+        return solve(position, all_cards=args.all_cards, time_limit=args.time_limit,
+                     node_limit=args.node_limit, tt_mb=args.tt_mb,
+                     threads=args.threads or default_threads(), cancel=cancel)
+
     searches = Searches("solve", "position", count_lines(args.file))
     with searches, _open_input(args.file) as f:
-        for rec in read_records(f):
-            if rec.error is not None:
-                bad += 1
-                emit_error(rec)
-                searches.step()
-                continue
-            try:
-                result = searches.run(solve, rec.position, all_cards=args.all_cards,
-                                      time_limit=args.time_limit, node_limit=args.node_limit,
-                                      tt_mb=args.tt_mb, threads=args.threads or default_threads())
-            except MemoryError as e:
-                bad += 1
-                emit_error(rec, PositionError("tt_mb", str(e) or "out of memory"))
-                continue
-            except Exception as e:  # a bug must not cost the user the other positions
-                bad += 1
-                emit_error(rec, PositionError("position", f"internal error ({type(e).__name__}: {e}); "
-                                                          "please report this position"))
-                continue
-            searches.close() if searches.interrupted else searches.step()
+        for rec, result in searches.answers(read_records(f), search):
             print_result(result, args, rec.position)
             if searches.interrupted:
                 print(f"atout: interrupted: {stopped_line(rec.label, result)}", file=sys.stderr)
                 return EXIT_INTERRUPTED
-    return EXIT_BAD_INPUT if bad else EXIT_OK
+    return EXIT_BAD_INPUT if searches.bad else EXIT_OK
 
 
 def result_json(result) -> dict:
