@@ -143,10 +143,7 @@ class Client:
         request = pb.SolveRequest(position=_checked(position)[0], all_cards=options.flag(
             all_cards, "all_cards"))
         _limits(request, time_limit, node_limit)
-        try:
-            reply = self.stub.Solve(request, timeout=timeout, metadata=self.metadata)
-        except grpc.RpcError as e:
-            raise _error(e) from None
+        reply = self._call(self.stub.Solve, request, timeout)
         return convert.solve_result(reply)
 
     def analyze(self, position, *, start: int = 0, time_limit: float | None = None,
@@ -156,10 +153,7 @@ class Client:
         message, pos = _checked(position)
         request = pb.AnalyzeRequest(position=message, start=options.start(start, len(pos.played)))
         _limits(request, time_limit, None)
-        try:
-            reply = self.stub.Analyze(request, timeout=timeout, metadata=self.metadata)
-        except grpc.RpcError as e:
-            raise _error(e) from None
+        reply = self._call(self.stub.Analyze, request, timeout)
         return convert.analysis_object(reply)
 
     def solve_batch(self, positions: Iterable[Any], *, all_cards: bool = False,
@@ -173,27 +167,18 @@ class Client:
         for i, p in enumerate(positions):
             request.positions.append(_checked(p, f"positions[{i}].")[0])
         _limits(request, time_limit, node_limit)
-        stream = self.stub.SolveBatch(request, timeout=timeout, metadata=self.metadata)
-        try:
-            for reply in stream:
-                yield reply.index, convert.solve_result(reply.result)
-        except grpc.RpcError as e:
-            raise _error(e) from None
-        finally:
-            stream.cancel()  # a caller that stops reading early stops the searches too
+        for reply in self._stream(self.stub.SolveBatch, request, timeout):
+            yield reply.index, convert.solve_result(reply.result)
 
     def advise(self, position, *, seat: int | None = None, samples: int | None = None,
                seed: int | None = None, time_limit: float | None = None,
                timeout: float | None = None) -> dict:
         """As ``atout advise``: the advice line as a dict (``Advice.to_json()``)."""
-        request = pb.AdviseRequest(position=convert.position_message(position))
+        request = pb.AdviseRequest(position=_checked(position)[0])
         if seat is not None:
             request.seat = seat
         _advice_options(request, samples, seed, time_limit)
-        try:
-            reply = self.stub.Advise(request, timeout=timeout, metadata=self.metadata)
-        except grpc.RpcError as e:
-            raise _error(e) from None
+        reply = self._call(self.stub.Advise, request, timeout)
         return convert.advice_object(reply)
 
     def advise_batch(self, positions: Iterable[Any], *, samples: int | None = None,
@@ -203,19 +188,27 @@ class Client:
         order they finish; one call, refused whole if any position is bad."""
         request = pb.AdviseBatchRequest()
         for i, p in enumerate(positions):
-            try:
-                request.positions.append(convert.position_message(p))
-            except PositionError as e:
-                raise PositionError(f"positions[{i}].{e.field}", e.reason) from None
+            request.positions.append(_checked(p, f"positions[{i}].")[0])
         _advice_options(request, samples, seed, time_limit)
-        stream = self.stub.AdviseBatch(request, timeout=timeout, metadata=self.metadata)
+        for reply in self._stream(self.stub.AdviseBatch, request, timeout):
+            yield reply.index, convert.advice_object(reply.advice)
+
+    def _call(self, method, request, timeout):
+        """One unary call's reply (a refusal: its ServiceError)."""
         try:
-            for reply in stream:
-                yield reply.index, convert.advice_object(reply.advice)
+            return method(request, timeout=timeout, metadata=self.metadata)
+        except grpc.RpcError as e:
+            raise _error(e) from None
+
+    def _stream(self, method, request, timeout):
+        """A streaming call's replies as they come (a refusal: its ServiceError)."""
+        stream = method(request, timeout=timeout, metadata=self.metadata)
+        try:
+            yield from stream
         except grpc.RpcError as e:
             raise _error(e) from None
         finally:
-            stream.cancel()
+            stream.cancel()  # a caller that stops reading early stops the searches too
 
     def close(self) -> None:
         self.channel.close()

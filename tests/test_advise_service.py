@@ -102,9 +102,13 @@ def test_grpc_advise_refusals(server):
             server.stub.Advise(request, timeout=30)
         assert _error(raw.value).field == field
     bad = dict(obj, hands=obj["hands"][:-1])
-    with pytest.raises(InvalidPositionError) as e:
+    with pytest.raises(PositionError) as e:     # the client's own check, as for solve_batch
         list(server.advise_batch([obj, bad], timeout=30))
-    assert e.value.field == "positions[1].hands"
+    assert e.value.field == "positions[1].hands" and not isinstance(e.value, ServiceError)
+    request = pb.AdviseBatchRequest(positions=[position, convert.position_message(bad)])
+    with pytest.raises(grpc.RpcError) as raw:   # and the server's, sent raw
+        list(server.stub.AdviseBatch(request, timeout=30))
+    assert _error(raw.value).field == "positions[1].hands"
 
 
 def test_grpc_advise_time_limit_and_deadline(server):
