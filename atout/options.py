@@ -47,6 +47,13 @@ def _whole(value: Any) -> bool:
                                                               and value.is_integer()))
 
 
+def _whole_in(value: Any, lo: int, hi: int, field: str, reason: str) -> int:
+    """``value`` as an int when it is a whole number from ``lo`` to ``hi``, else the error."""
+    if not _whole(value) or not lo <= value <= hi:
+        raise PositionError(field, reason)
+    return int(value)
+
+
 def time_limit(value: Any, field: str = "time_limit") -> float:
     """Seconds for one search: a finite number greater than 0."""
     if not _is_number(value) or not math.isfinite(value) or not value > 0:
@@ -56,26 +63,21 @@ def time_limit(value: Any, field: str = "time_limit") -> float:
 
 def node_limit(value: Any, field: str = "node_limit") -> int:
     """Nodes for one search: a whole number from 1 to MAX_NODE_LIMIT."""
-    if not _whole(value) or not 1 <= value <= MAX_NODE_LIMIT:
-        raise PositionError(field, f"must be a whole number from 1 to {MAX_NODE_LIMIT}")
-    return int(value)
+    return _whole_in(value, 1, MAX_NODE_LIMIT, field,
+                     f"must be a whole number from 1 to {MAX_NODE_LIMIT}")
 
 
 def tt_mb(value: Any, field: str = "tt_mb") -> int:
     """A transposition table's size in MB: from 1 to this machine's memory."""
     most = machine_memory_mb()
-    if not _whole(value) or not 1 <= value <= most:
-        raise PositionError(field, f"must be a whole number of MB from 1 to {most} "
-                                   f"(this machine's memory)")
-    return int(value)
+    return _whole_in(value, 1, most, field,
+                     f"must be a whole number of MB from 1 to {most} (this machine's memory)")
 
 
 def start(value: Any, played: int, field: str = "start") -> int:
     """Where an analysis starts: a card of the deal, from 0 to the cards played."""
-    if not _whole(value) or not 0 <= value <= played:
-        raise PositionError(field, f"must be a whole number from 0 to {played} "
-                                   f"(the cards played)")
-    return int(value)
+    return _whole_in(value, 0, played, field,
+                     f"must be a whole number from 0 to {played} (the cards played)")
 
 
 def flag(value: Any, field: str) -> bool:
@@ -86,27 +88,23 @@ def flag(value: Any, field: str) -> bool:
 
 def samples(value: Any, field: str = "samples") -> int:
     """Deals drawn for one advice: a whole number from 1 to MAX_SAMPLES."""
-    if not _whole(value) or not 1 <= value <= MAX_SAMPLES:
-        raise PositionError(field, f"must be a whole number from 1 to {MAX_SAMPLES}")
-    return int(value)
+    return _whole_in(value, 1, MAX_SAMPLES, field,
+                     f"must be a whole number from 1 to {MAX_SAMPLES}")
 
 
 def seed(value: Any, field: str = "seed") -> int:
     """The seed of an advice's draws: a whole number from 0 to MAX_SEED."""
-    if not _whole(value) or not 0 <= value <= MAX_SEED:
-        raise PositionError(field, f"must be a whole number from 0 to {MAX_SEED} (2**64 - 1)")
-    return int(value)
+    return _whole_in(value, 0, MAX_SEED, field,
+                     f"must be a whole number from 0 to {MAX_SEED} (2**64 - 1)")
 
 
 def workers(value: Any, field: str = "workers") -> int:
     """Searches side by side: a whole number from 1 to MAX_WORKERS."""
-    if not _whole(value) or not 1 <= value <= MAX_WORKERS:
-        raise PositionError(field, f"must be a whole number from 1 to {MAX_WORKERS}")
-    return int(value)
+    return _whole_in(value, 1, MAX_WORKERS, field,
+                     f"must be a whole number from 1 to {MAX_WORKERS}")
 
 
 def seat(value: Any, seats: int, field: str = "seat") -> int:
     """A seat of the position: a whole number from 0 to its seats less one."""
-    if not _whole(value) or not 0 <= value < seats:
-        raise PositionError(field, f"must be a seat number from 0 to {seats - 1}")
-    return int(value)
+    return _whole_in(value, 0, seats - 1, field,
+                     f"must be a seat number from 0 to {seats - 1}")
