@@ -554,45 +554,57 @@ function solveCurrent() {
     return;
   }
   const limit = solveLimit();
-  const controller = new AbortController();
-  const job = { key, controller, started: performance.now(), timer: null };
-  state.solving = job;
-  showSearching(job, limit);
-  job.timer = setInterval(() => showSearching(job, limit), 200);
-  // a short pause: stepping quickly through cards starts no search for each of them
+  startRequest("solving", key, "/api/solve",
+    { position: positionAt(state.cursor), all: true, time_limit: limit, slot: TAB + "-solve" }, 120,
+    (job) => showSearching(job, limit),
+    (data) => {
+      state.solves.set(key, data);
+      drawTable();
+      showSolve(data);
+      const advice = currentAdvice();
+      if (advice) showAdvice(advice);     // its double-dummy column
+    },
+    (message) => {
+      $("dd-status").textContent = "The search failed: " + message;
+      $("dd-status").className = "dd-status error";
+    });
+}
+
+function stopSolving() { stopRequest("solving"); }
+
+// A request for the position shown (state[slot]: the one under way): sent after a short
+// pause, so that stepping quickly through cards starts no search for each of them; tick(job)
+// shows its progress meanwhile; done(data) or fail(message) when it answers, unless the
+// view has moved on (stopRequest aborts it: the server stops the search when the request
+// goes away; 409: a newer request from this tab took its place).
+function startRequest(slot, key, path, body, delay, tick, done, fail) {
+  const job = { key, controller: new AbortController(), started: performance.now(), timer: null };
+  state[slot] = job;
+  tick(job);
+  job.timer = setInterval(() => tick(job), 200);
   job.delay = setTimeout(async () => {
     let r;
     try {
-      r = await post("/api/solve", { position: positionAt(state.cursor), all: true,
-                                     time_limit: limit, slot: TAB + "-solve" }, controller.signal);
+      r = await post(path, body, job.controller.signal);
     } catch (e) {
       if (e.name === "AbortError") return;
       r = { ok: false, data: { reason: "the server did not answer (" + e.message + ")" } };
     }
-    if (state.solving !== job) return;
+    if (state[slot] !== job) return;
     clearInterval(job.timer);
-    state.solving = null;
-    if (!r.ok) {
-      if (r.status === 409) return;
-      $("dd-status").textContent = "The search failed: " + fieldMessage(r.data);
-      $("dd-status").className = "dd-status error";
-      return;
-    }
-    state.solves.set(key, r.data);
-    drawTable();
-    showSolve(r.data);
-    const advice = currentAdvice();
-    if (advice) showAdvice(advice);     // its double-dummy column
-  }, 120);
+    state[slot] = null;
+    if (r.ok) done(r.data);
+    else if (r.status !== 409) fail(fieldMessage(r.data));
+  }, delay);
 }
 
-function stopSolving() {
-  const job = state.solving;
+function stopRequest(slot) {
+  const job = state[slot];
   if (!job) return;
   clearTimeout(job.delay);
   clearInterval(job.timer);
-  job.controller.abort();     // the server stops the search when the request goes away
-  state.solving = null;
+  job.controller.abort();
+  state[slot] = null;
 }
 
 function showSearching(job, limit) {
@@ -682,45 +694,24 @@ function adviseCurrent() {
     return;
   }
   const limit = solveLimit();
-  const controller = new AbortController();
-  const job = { key, controller, started: performance.now(), timer: null };
-  state.advising = job;
-  const tick = () => status.replaceChildren(el("span", "spinner"), document.createTextNode(
-    " drawing and solving " + adviceSamples() + " deals… " + ((performance.now() - job.started) / 1000).toFixed(1) + " s of at most " + limit + " s"));
-  tick();
-  job.timer = setInterval(tick, 200);
-  job.delay = setTimeout(async () => {
-    let r;
-    try {
-      r = await post("/api/advise", { position: positionAt(state.cursor), seat, samples: adviceSamples(),
-                                      seed: state.cursor, time_limit: limit, slot: TAB + "-advise" }, controller.signal);
-    } catch (e) {
-      if (e.name === "AbortError") return;
-      r = { ok: false, data: { reason: "the server did not answer (" + e.message + ")" } };
-    }
-    if (state.advising !== job) return;
-    clearInterval(job.timer);
-    state.advising = null;
-    if (!r.ok) {
-      if (r.status === 409) return;
-      status.textContent = "The advice failed: " + fieldMessage(r.data);
+  startRequest("advising", key, "/api/advise",
+    { position: positionAt(state.cursor), seat, samples: adviceSamples(), seed: state.cursor,
+      time_limit: limit, slot: TAB + "-advise" }, 150,
+    (job) => status.replaceChildren(el("span", "spinner"), document.createTextNode(
+      " drawing and solving " + adviceSamples() + " deals… " +
+      ((performance.now() - job.started) / 1000).toFixed(1) + " s of at most " + limit + " s")),
+    (data) => {
+      state.advices.set(key, data);
+      drawTable();
+      showAdvice(data);
+    },
+    (message) => {
+      status.textContent = "The advice failed: " + message;
       status.className = "dd-status error";
-      return;
-    }
-    state.advices.set(key, r.data);
-    drawTable();
-    showAdvice(r.data);
-  }, 150);
+    });
 }
 
-function stopAdvising() {
-  const job = state.advising;
-  if (!job) return;
-  clearTimeout(job.delay);
-  clearInterval(job.timer);
-  job.controller.abort();
-  state.advising = null;
-}
+function stopAdvising() { stopRequest("advising"); }
 
 function showAdvice(a) {
   const status = $("advice-status");
