@@ -58,14 +58,16 @@ def measure(pos: Position, time_limit: float, threads: int, tt_mb: int | None) -
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     plays = report["plays"]
     exact = [p["cost"] is not None for p in plays]
-    # the first card from which every cost is exact (len(plays): none)
+    # the first card from which every cost is exact (len(plays): none), and the first
+    # trick whose every card is: a trick begins at a multiple of the seats
     first_exact = next((k for k in range(len(plays)) if all(exact[k:])), len(plays))
+    first_trick = -(-first_exact // pos.seats)
     figures = {"cards": len(plays), "exact": sum(exact),
                "made": sum(p["made_before"] is not None for p in plays),
                "ranged": sum(p["cost"] is not None or "cost_bounds" in p for p in plays),
                "made_everywhere": all(p["made_before"] is not None for p in plays),
-               "exact_from_trick": first_exact // pos.seats + 1
-               if first_exact < len(plays) else None,
+               "exact_from_trick": first_trick + 1
+               if first_trick * pos.seats < len(plays) else None,
                "decisive": sum(p["decisive"] for p in plays),
                "start_made": report["made"], "seconds": seconds, "cpu": cpu}
     return figures, report
