@@ -27,6 +27,8 @@ Per position the time is also compared with one thread: ``worst`` is the largest
 ``caller`` is the nodes of one thread over the nodes of the calling thread alone on N:
 the speed-up the node counts promise if every thread ran as fast as one does alone — a
 figure that a small or busy machine can give where its times cannot.
+``M/cpu-s``: millions of nodes per CPU second of all the threads together — against one
+thread's, how fast each thread ran (threads slowing each other on the memory, waiting).
 ``--help-after``, ``--defer-tricks``, ``--young`` set ``Engine.set_threads``' tuning.
 """
 
@@ -63,12 +65,13 @@ def positions(name: str, args) -> list:
     raise SystemExit(f"threads.py: no set {name!r}")
 
 
-def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str, int]:
-    """(seconds, nodes, finished, answer, the caller's nodes) of one cold search."""
+def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str, int, float]:
+    """(seconds, nodes, finished, answer, the caller's nodes, CPU seconds of every thread)
+    of one cold search."""
     engine = make_engine(pos, args.tt_mb)
     engine.set_threads(threads, args.help_after, args.defer_tricks, args.young)
     engine.set_limits(0, args.time_limit)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if target is None:
         done, lo, hi = engine.value()
         answer = str(lo) if done else f"[{lo}, {hi}]"
@@ -76,7 +79,7 @@ def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str, int
         done, yes = engine.at_least(target)
         answer = ("yes" if yes else "no") if done else "stopped"
     caller = engine.nodes - (sum(engine.helper_nodes()) if threads > 1 else 0)
-    return time.perf_counter() - started, engine.nodes, done, answer, caller
+    return time.perf_counter() - started, engine.nodes, done, answer, caller, time.process_time() - cpu
 
 
 def stop_latency(threads: int, tries: int = 5, after: float = 2.0) -> float:
@@ -114,7 +117,7 @@ def main(argv: list[str]) -> None:
     args = ap.parse_args(argv)
     counts = [int(n) for n in args.threads.split(",")]
     print(f"{'set':<13} {'threads':>7} {'time':>9} {'speed-up':>8} {'nodes':>14} {'overhead':>8} "
-          f"{'worst':>6} {'caller':>7}  answers", flush=True)
+          f"{'worst':>6} {'caller':>7} {'M/cpu-s':>7}  answers", flush=True)
     for name in args.sets.split(","):
         if name == "stop":
             for threads in counts:
@@ -126,7 +129,7 @@ def main(argv: list[str]) -> None:
         for threads in counts:
             runs = [run_one(pos, target, threads, args) for _, pos, target in items]
             if args.verbose:
-                for (label, _, _), (t, n, _, a, c) in zip(items, runs):
+                for (label, _, _), (t, n, _, a, c, _) in zip(items, runs):
                     print(f"    {label}: {threads} threads {t:.3f} s, {n:,} nodes ({c:,} the caller's), {a}",
                           flush=True)
             total = sum(r[0] for r in runs)
@@ -140,9 +143,12 @@ def main(argv: list[str]) -> None:
             # The baseline's nodes over the caller's: the speed-up the node counts promise if
             # every thread ran as fast as one alone (a figure a busy or small machine can give)
             caller = sum(r[1] for r in base) / sum(r[4] for r in runs)
+            # millions of nodes per CPU second, all threads together: how fast each thread
+            # ran against one alone (cores that slow each other, threads that wait)
+            rate = nodes / max(sum(r[5] for r in runs), 1e-9) / 1e6
             same = "" if answers == [r[3] for r in base] else "  DIFFERENT ANSWERS"
             print(f"{name:<13} {threads:>7} {total:>8.2f}s {speed:>7.2f}x {nodes:>14,} {overhead:>7.2f}x "
-                  f"{worst:>5.2f}x {caller:>6.2f}x  {statistics.median(r[0] for r in runs):.3f} s median{same}",
+                  f"{worst:>5.2f}x {caller:>6.2f}x {rate:>7.2f}  {statistics.median(r[0] for r in runs):.3f} s median{same}",
                   flush=True)
 
 

@@ -262,7 +262,11 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
                 rel[k] = nrel[k] | crel[k] | trel[k]
             ctx.killer[depth] = mv[i]
             if memory:              # (the memory may have grown with the table meanwhile)
-                ctx.plays[mkey & ctx.plays_mask] = (check << 8) | <uint32_t>mv[i]
+                # written only when it changes: threads on one line would otherwise take
+                # the memory's cache lines from each other at every cut
+                seen = (check << 8) | <uint32_t>mv[i]
+                if ctx.plays[mkey & ctx.plays_mask] != seen:
+                    ctx.plays[mkey & ctx.plays_mask] = seen
             break
         for k in range(5):
             rel[k] |= crel[k] | trel[k]
