@@ -29,6 +29,8 @@ the speed-up the node counts promise if every thread ran as fast as one does alo
 figure that a small or busy machine can give where its times cannot.
 ``M/cpu-s``: millions of nodes per CPU second of all the threads together — against one
 thread's, how fast each thread ran (threads slowing each other on the memory, waiting).
+``--repeat R`` searches each position R times, the thread counts taking turns, and counts its
+fastest time (the median nodes): on a machine whose speed drifts from run to run.
 ``--help-after``, ``--defer-tricks``, ``--young`` set ``Engine.set_threads``' tuning.
 """
 
@@ -82,6 +84,14 @@ def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str, int
     return time.perf_counter() - started, engine.nodes, done, answer, caller, time.process_time() - cpu
 
 
+def best_of(tries: list) -> tuple:
+    """One search's figures over its tries: the fastest time, the median of the others."""
+    def median(i):
+        return statistics.median_low(t[i] for t in tries)
+    return (min(t[0] for t in tries), median(1), all(t[2] for t in tries), tries[0][3],
+            median(4), median(5))
+
+
 def stop_latency(threads: int, tries: int = 5, after: float = 2.0) -> float:
     """The longest time, over ``tries``, from Cancel.set() until solve() returns."""
     deal = load("fr4-full")[0]
@@ -111,6 +121,9 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per search")
     ap.add_argument("--tt-mb", type=int, default=None, help="table size (default: by the position)")
     ap.add_argument("--verbose", action="store_true", help="one line per search too")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="search each position this many times, the thread counts in turn: its "
+                         "fastest time counts (for a machine whose speed drifts)")
     ap.add_argument("--help-after", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--defer-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--young", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
@@ -125,9 +138,17 @@ def main(argv: list[str]) -> None:
                       f"to every thread stopped (worst of 5)", flush=True)
             continue
         items = positions(name, args)
+        # every search --repeat times, the thread counts in turn (1, 2, 1, 2, ...), so that a
+        # machine whose speed drifts slows each count alike; a position's time is its
+        # fastest, its nodes and CPU time the median
+        tries: dict = {threads: [[] for _ in items] for threads in counts}
+        for k, (_, pos, target) in enumerate(items):
+            for _ in range(args.repeat):
+                for threads in counts:
+                    tries[threads][k].append(run_one(pos, target, threads, args))
         base = None
         for threads in counts:
-            runs = [run_one(pos, target, threads, args) for _, pos, target in items]
+            runs = [best_of(t) for t in tries[threads]]
             if args.verbose:
                 for (label, _, _), (t, n, _, a, c, _) in zip(items, runs):
                     print(f"    {label}: {threads} threads {t:.3f} s, {n:,} nodes ({c:,} the caller's), {a}",
