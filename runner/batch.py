@@ -474,12 +474,11 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
         raise BatchError(f"unknown backend {backend!r} (local or ray)")
     if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 1):
         raise BatchError("workers must be a positive whole number")
-    if time_limit is not None and not time_limit > 0:
-        raise BatchError("time_limit must be greater than 0")
-    if node_limit is not None and (int(node_limit) != node_limit or node_limit <= 0):
-        raise BatchError("node_limit must be a positive whole number")
-    if tt_mb is not None and (int(tt_mb) != tt_mb or tt_mb <= 0):
-        raise BatchError("tt_mb must be a positive whole number")
+    from atout.solver import check_limits
+    try:
+        check_limits(time_limit, node_limit, tt_mb)
+    except ValueError as e:
+        raise BatchError(str(e)) from None
     opts = {"all_cards": bool(all_cards), "time_limit": time_limit, "node_limit": node_limit,
             "tt_mb": tt_mb}
     started = time.perf_counter()

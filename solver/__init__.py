@@ -188,12 +188,7 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
     """
     if not isinstance(position, Position):
         position = parse_position(position)
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError("time_limit must be greater than 0")
-    if node_limit is not None and (int(node_limit) != node_limit or node_limit <= 0):
-        raise ValueError("node_limit must be a positive whole number")
-    if tt_mb is not None and (int(tt_mb) != tt_mb or tt_mb <= 0):
-        raise ValueError("tt_mb must be a positive whole number")
+    check_limits(time_limit, node_limit, tt_mb)
     check_threads(threads)
     started = time.perf_counter()
     if position.is_finished():
@@ -216,6 +211,16 @@ def solve(position, *, all_cards: bool = False, time_limit: float | None = None,
 def set_threads(engine: Engine, threads: int) -> None:
     """``engine`` searches on ``threads`` threads (THREAD_TUNING applied)."""
     engine.set_threads(threads, *(THREAD_TUNING or ()))
+
+
+def check_limits(time_limit=None, node_limit=None, tt_mb=None) -> None:
+    """A search's limits, where given: a ValueError naming the first that is wrong."""
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError("time_limit must be greater than 0")
+    if node_limit is not None and (int(node_limit) != node_limit or node_limit <= 0):
+        raise ValueError("node_limit must be a positive whole number")
+    if tt_mb is not None and (int(tt_mb) != tt_mb or tt_mb <= 0):
+        raise ValueError("tt_mb must be a positive whole number")
 
 
 def check_threads(threads) -> None:

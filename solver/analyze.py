@@ -45,7 +45,7 @@ from atout.cards import token
 from atout.position import Position, parse_position
 from atout.scoring import made_threshold
 
-from . import _optimal, ask_made, check_threads, default_tt_mb, make_engine, set_threads
+from . import _optimal, ask_made, check_limits, check_threads, default_tt_mb, make_engine, set_threads
 from .cancel import Cancel
 from .line import PlayedLine
 from .params import card_of_code, code_of
@@ -89,10 +89,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= len(position.played):
         raise ValueError(f"start must be a whole number from 0 to {len(position.played)} "
                          f"(the cards played)")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError("time_limit must be greater than 0")
-    if tt_mb is not None and (int(tt_mb) != tt_mb or tt_mb <= 0):
-        raise ValueError("tt_mb must be a positive whole number")
+    check_limits(time_limit, tt_mb=tt_mb)
     check_threads(threads)
 
     started = time.perf_counter()

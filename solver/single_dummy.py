@@ -35,6 +35,7 @@ from atout.cards import token
 from atout.options import MAX_SEED
 from atout.position import Position, parse_position
 
+from . import check_limits
 from .advise import DEFAULT_SAMPLES, advise
 from .analyze import analyze
 from .cancel import Cancel
@@ -88,8 +89,7 @@ def analyze_single_dummy(position: Any, *, start: int = 0, samples: int = DEFAUL
     judged."""
     if not isinstance(position, Position):
         position = parse_position(position)
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError("time_limit must be greater than 0")
+    check_limits(time_limit)
     started = time.perf_counter()
     cancel = cancel or Cancel()
     report = analyze(position, start=start,
