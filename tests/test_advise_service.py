@@ -5,9 +5,6 @@ and ``POST /api/advise`` through Starlette's test client — the same advice as
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
-import time
 import warnings
 
 import grpc
@@ -21,6 +18,7 @@ from atout.proto.v1 import solver_pb2 as pb
 from atout.position import parse_position
 from atout.solver.advise import advise
 from deals import GAMES, random_endgame
+from serving import TT_MB, ServerProcess
 
 pytest.importorskip("httpx")
 with warnings.catch_warnings():
@@ -29,7 +27,6 @@ with warnings.catch_warnings():
 
 from atout.server.http import HttpApi  # noqa: E402
 
-TT_MB = 16
 
 
 def _same(one: dict, two: dict) -> bool:
@@ -40,22 +37,10 @@ def _same(one: dict, two: dict) -> bool:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    log_path = tmp_path_factory.mktemp("serve") / "serve.log"
-    log = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", "serve", "--host", "127.0.0.1",
-                             "--port", "0", "--workers", "2", "--tt-mb", str(TT_MB)],
-                            stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while "listening on" not in log_path.read_text():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("server did not start:\n" + log_path.read_text())
-        time.sleep(0.05)
-    line = next(x for x in log_path.read_text().splitlines() if "listening on" in x)
-    with Client(line.split("listening on ")[1].split()[0]) as client:
+    s = ServerProcess(tmp_path_factory.mktemp("serve"))
+    with Client(s.address) as client:
         yield client
-    proc.terminate()
-    proc.wait(30)
-    log.close()
+    assert s.stop() == 0
 
 
 def _positions(n: int, tricks=(2, 3, 4)):

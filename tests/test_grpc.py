@@ -32,75 +32,10 @@ from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.solver import solve
 from deals import GAMES, random_endgame
+from serving import TT_MB, WORKERS, ServerProcess
 
-TT_MB = 16      # the server's and the local reference's table: equal tables, equal node counts
-WORKERS = 2
 SOAK_SECONDS = float(os.environ.get("ATOUT_GRPC_SOAK", "20"))
 HARD = Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-full.jsonl"
-
-
-# -- a real server -----------------------------------------------------------------------------
-
-class ServerProcess:
-    def __init__(self, tmp: Path, *extra: str):
-        self.log_path = tmp / "serve.log"
-        self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "atout.client.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--workers", str(WORKERS), "--tt-mb", str(TT_MB), *extra],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while "listening on" not in self.log_path.read_text():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start:\n" + self.log_path.read_text())
-            time.sleep(0.05)
-        line = next(l for l in self.log_path.read_text().splitlines() if "listening on" in l)
-        self.address = line.split("listening on ")[1].split()[0]
-
-    def workers(self) -> list[int]:
-        """pids of the server's child processes (the search workers)."""
-        kids = []
-        for d in Path("/proc").iterdir():
-            if d.name.isdigit():
-                try:
-                    stat = (d / "stat").read_text()
-                except OSError:
-                    continue
-                if int(stat.rsplit(")", 1)[1].split()[1]) != self.proc.pid:
-                    continue
-                try:
-                    cmdline = (d / "cmdline").read_bytes()
-                except OSError:
-                    continue
-                if b"resource_tracker" not in cmdline:   # multiprocessing's helper
-                    kids.append(int(d.name))
-        return sorted(kids)
-
-    def rss_mb(self) -> float:
-        """Resident memory of the server and its workers, MB."""
-        total = 0
-        for pid in [self.proc.pid, *self.workers()]:
-            try:
-                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-            except OSError:
-                pass
-        return total / 1024
-
-    def log_lines(self) -> list[str]:
-        return self.log_path.read_text().splitlines()
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
-        return self.proc.returncode
 
 
 @pytest.fixture(scope="module")
