@@ -207,8 +207,8 @@ cdef class Engine:
         it (-1: the default, HELP_AFTER); ``defer_tricks``: the nodes with this many tricks
         left or more share out their cards (-1: DEFER_TRICKS); ``young``: a node's first
         this many cards are searched by every thread that comes, never put off (-1:
-        two on up to four threads, one on more).  All three are for measuring and testing the parallel search
-        (docs/search.md, "Threads")."""
+        two on up to four threads, one on more).  All three are for measuring and testing
+        the parallel search (docs/search.md, "Threads")."""
         cdef int i
         if not 1 <= threads <= MAXTHREADS:
             raise ValueError(f"threads must be from 1 to {MAXTHREADS}")

@@ -217,7 +217,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             if ctx.team.helping:
                 if i >= ctx.team.young and later.next == 0 and \
                         put_off(ctx.team, &later, i, mv[i], child.mark):
-                    continue                     # (the first two cards are never put off)
+                    continue                     # (the first ``young`` cards never are)
                 mark_busy(ctx.team, child.mark)
             v = search(g, &child, a, b, ctx, crel)
             if ctx.abandon == ply + 1:

@@ -3,9 +3,9 @@
 # Every thread searches the whole tree from the root, in the same window, on the same
 # table (docs/search.md, "Threads").  What keeps them apart is a small shared table of
 # the positions being searched right now (the busy marks): at a node with enough tricks
-# left, a thread about to search a card other than the node's first two looks up the
-# position that card leads to, and when another thread is already searching it, puts
-# the card off and takes the next one — and puts off the other cards of that suit too,
+# left, a thread about to search a card other than the node's first one or two (``young``)
+# looks up the position that card leads to, and when another thread is already searching
+# it, puts the card off and takes the next one — and puts off the other cards of that suit too,
 # whose subtrees share most of their table entries with it.  The cards put off are
 # searched last, by when the other thread has usually stored their answer in the table.
 # So at the nodes where every card must be refuted the threads spread over the cards, at
@@ -185,7 +185,7 @@ cdef struct Later:
 
 
 cdef inline int put_off(Team* t, Later* later, int i, int code, uint64_t mark) noexcept nogil:
-    """Is the node's card ``code`` (its i-th, not one of its first two) to be searched after the
+    """Is the node's card ``code`` (its i-th, not one of its first ``young``) to be searched after the
     others?  When another thread is searching it, and when a card of its suit was put off:
     cards of one suit lead to positions that the table's patterns largely share, so the
     second, searched after the first, is mostly answered by the table, where searched at
