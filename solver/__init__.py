@@ -40,7 +40,7 @@ BIG_TT_MB = TT_MB_BY_CARDS[0][1]
 STATUS_OK, STATUS_LIMIT = "ok", "limit"
 #: How the threads of one search start, for testing the parallel search: (help_after,
 #: defer_tricks, young) as ``Engine.set_threads`` takes them; None for the engine's own
-#: (the helpers join a search once it has run 2^15 nodes alone).  The tests set
+#: (the helpers join a search once it has run 2^16 / threads nodes alone).  The tests set
 #: (0, 0, 1), so that the smallest search runs on every thread and shares every node's
 #: cards from its second on.
 THREAD_TUNING: tuple[int, ...] | None = None

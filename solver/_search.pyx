@@ -204,7 +204,8 @@ cdef class Engine:
         """Search with this many threads (1 to MAX_THREADS), all on the one table.
 
         ``help_after``: the nodes a search runs on its own before the other threads join
-        it (-1: the default, HELP_AFTER); ``defer_tricks``: the nodes with this many tricks
+        it (-1: 2^15 on two threads, halved as the threads double, at least 2^11: see
+        help_after_for); ``defer_tricks``: the nodes with this many tricks
         left or more share out their cards (-1: DEFER_TRICKS); ``young``: a node's first
         this many cards are searched by every thread that comes, never put off (-1:
         two on up to four threads, one on more).  All three are for measuring and testing
@@ -234,11 +235,15 @@ cdef class Engine:
                 young = YOUNG_BROTHERS if threads <= FEW_THREADS else 1
             self.team.young = max(young, 1)
             self.ctx.share_tricks = self.team.defer_tricks
-        self.team.help_after = HELP_AFTER if help_after < 0 else help_after
+        self.team.help_after = help_after_for(threads) if help_after < 0 else help_after
 
     @property
     def threads(self):
         return self.team.threads
+
+    def help_after(self):
+        """The nodes a search runs on its own before the other threads join it."""
+        return self.team.help_after
 
     def helper_nodes(self):
         """The nodes each helper thread has searched so far (for measuring the threads)."""

@@ -26,10 +26,16 @@
 # that of the first thread to finish; the others are stopped (``implied``).
 #
 # Threads join a search only once it has run alone for ``help_after`` nodes: most
-# searches of an analysis or an endgame are over before that, and pay nothing.
+# searches of an analysis or an endgame are over before that, and pay nothing.  The more
+# threads, the sooner they join: what a search does alone is done at one thread's speed
+# while the others wait, and that share caps the speed-up (Amdahl) — on the six 12-trick fr4
+# positions 11 % of one thread's nodes lie in the first 2^15 nodes of their searches, which
+# caps 16 threads at 6.0x, against 12.7x with 2^11; 16 threads joining after 2^12 nodes
+# searched no more nodes than after 2^15 (docs/search.md, "Threads").
 
 DEF MAXTHREADS = 256
-DEF HELP_AFTER = 1 << 15         # nodes a search runs alone before the helpers join
+DEF HELP_AFTER = 1 << 15         # nodes a search runs alone before the helpers join (2 threads;
+DEF HELP_AFTER_MIN = 1 << 11     # halved as the threads double, down to this)
 DEF DEFER_TRICKS = 3             # nodes with this many tricks left or more share their cards
 # On up to FEW_THREADS threads a node's first two cards are searched by every thread that
 # comes: after the first card failed, the second still answers often, and a thread sent
@@ -135,6 +141,13 @@ cdef struct Team:
     # for measuring and testing: the searches the helpers joined, and those a helper answered
     uint64_t joined
     uint64_t helper_answers
+
+
+cdef inline uint64_t help_after_for(int threads) noexcept nogil:
+    """The nodes a search runs alone before ``threads`` threads join it: 2^15 on two,
+    halved as the threads double (2^14 on four, 2^12 on sixteen), never under 2^11."""
+    cdef uint64_t nodes = (<uint64_t>HELP_AFTER * 2) // <uint64_t>max(threads, 2)
+    return nodes if nodes > HELP_AFTER_MIN else HELP_AFTER_MIN
 
 
 cdef inline uint64_t card_mark(int code) noexcept nogil:

@@ -6,8 +6,8 @@ a search midway, an answer a helper finds first, helpers stopped with their work
 the limits counting every thread's nodes, the table growing while the helpers search.
 
 Most tests make the helpers join every search at once and share every node's cards
-(``THREAD_TUNING = (0, 0, 1)``): by default they join a search only once it has run 2^15 nodes
-alone, which the small positions of a test never do.
+(``THREAD_TUNING = (0, 0, 1)``): by default they join a search only once it has run 2^16 /
+threads nodes alone (2^15 on two threads), which the small positions of a test rarely do.
 """
 
 from __future__ import annotations
@@ -172,6 +172,28 @@ def test_cancel_stops_every_thread():
     assert r.status == "limit" and r.stopped_by == "cancel" and r.value is None
     assert r.bounds[0] <= r.bounds[1]
     assert solve(obj, cancel=cancel, tt_mb=16, threads=4).stopped_by == "cancel"
+
+
+def test_the_more_threads_the_sooner_they_join():
+    """A search runs alone for its first help_after nodes: 2^15 on two threads, halved as
+    the threads double, never under 2^11.  A value search whose largest probe costs a few
+    thousand nodes is left to one thread on two threads, and shared on sixteen."""
+    obj = random_endgame(random.Random("join-3"), "fr4", 7)
+    engine = make_engine(parse_position(obj), TT_MB)
+    for threads, nodes in ((2, 1 << 15), (3, 21845), (4, 1 << 14), (16, 1 << 12), (64, 1 << 11)):
+        engine.set_threads(threads)
+        assert engine.help_after() == nodes, threads
+    one = make_engine(parse_position(obj), TT_MB)
+    value = one.value()
+    largest = max(probe[2] for probe in one.trace())
+    assert 1 << 12 < largest < 1 << 15, largest      # (else the position no longer tests it)
+    joined = {}
+    for threads in (2, 16):
+        engine = make_engine(parse_position(obj), TT_MB)
+        engine.set_threads(threads)
+        assert engine.value() == value
+        joined[threads] = engine.thread_counts()[0]
+    assert joined[2] == 0 and joined[16] > 0, joined
 
 
 def test_thread_counts_out_of_range_are_refused():
