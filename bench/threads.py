@@ -29,6 +29,10 @@ the speed-up the node counts promise if every thread ran as fast as one does alo
 figure that a small or busy machine can give where its times cannot.
 ``M/cpu-s``: millions of nodes per CPU second of all the threads together — against one
 thread's, how fast each thread ran (threads slowing each other on the memory, waiting).
+``ceiling``: the most N threads can gain while the searches run alone for their first
+``help_after`` nodes (Amdahl): the baseline's searches (the driver's probes, from
+``Engine.trace()``) split into the part before the helpers would join and the rest, the
+rest taken as N times faster.
 ``--repeat R`` searches each position R times, the thread counts taking turns, and counts its
 fastest time (the median nodes): on a machine whose speed drifts from run to run.
 ``--help-after``, ``--defer-tricks``, ``--young`` set ``Engine.set_threads``' tuning.
@@ -67,9 +71,10 @@ def positions(name: str, args) -> list:
     raise SystemExit(f"threads.py: no set {name!r}")
 
 
-def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str, int, float]:
-    """(seconds, nodes, finished, answer, the caller's nodes, CPU seconds of every thread)
-    of one cold search."""
+def run_one(pos, target, threads: int, args) -> tuple:
+    """(seconds, nodes, finished, answer, the caller's nodes, CPU seconds of every thread,
+    the nodes of each of its searches (None where the trace missed some), help_after) of
+    one cold search."""
     engine = make_engine(pos, args.tt_mb)
     engine.set_threads(threads, args.help_after, args.defer_tricks, args.young)
     engine.set_limits(0, args.time_limit)
@@ -80,8 +85,12 @@ def run_one(pos, target, threads: int, args) -> tuple[float, int, bool, str, int
     else:
         done, yes = engine.at_least(target)
         answer = ("yes" if yes else "no") if done else "stopped"
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     caller = engine.nodes - (sum(engine.helper_nodes()) if threads > 1 else 0)
-    return time.perf_counter() - started, engine.nodes, done, answer, caller, time.process_time() - cpu
+    searches = [probe[2] for probe in engine.trace()] if target is None else [engine.nodes]
+    if sum(searches) != engine.nodes:
+        searches = None                          # (the trace keeps the last 256 probes)
+    return seconds, engine.nodes, done, answer, caller, cpu, searches, engine.help_after()
 
 
 def best_of(tries: list) -> tuple:
@@ -89,7 +98,17 @@ def best_of(tries: list) -> tuple:
     def median(i):
         return statistics.median_low(t[i] for t in tries)
     return (min(t[0] for t in tries), median(1), all(t[2] for t in tries), tries[0][3],
-            median(4), median(5))
+            median(4), median(5), tries[0][6], tries[0][7])
+
+
+def ceiling(base: list, threads: int, help_after: int) -> float | None:
+    """The speed-up ``threads`` threads cannot pass while each search of the baseline runs
+    alone for its first ``help_after`` nodes (None if a search's size is unknown)."""
+    if any(run[6] is None for run in base):
+        return None
+    nodes = sum(run[1] for run in base)
+    alone = sum(min(n, help_after) for run in base for n in run[6]) / max(nodes, 1)
+    return 1 / (alone + (1 - alone) / threads)
 
 
 def stop_latency(threads: int, tries: int = 5, after: float = 2.0) -> float:
@@ -130,7 +149,7 @@ def main(argv: list[str]) -> None:
     args = ap.parse_args(argv)
     counts = [int(n) for n in args.threads.split(",")]
     print(f"{'set':<13} {'threads':>7} {'time':>9} {'speed-up':>8} {'nodes':>14} {'overhead':>8} "
-          f"{'worst':>6} {'caller':>7} {'M/cpu-s':>7}  answers", flush=True)
+          f"{'worst':>6} {'caller':>7} {'M/cpu-s':>7} {'ceiling':>7}  answers", flush=True)
     for name in args.sets.split(","):
         if name == "stop":
             for threads in counts:
@@ -167,9 +186,12 @@ def main(argv: list[str]) -> None:
             # millions of nodes per CPU second, all threads together: how fast each thread
             # ran against one alone (cores that slow each other, threads that wait)
             rate = nodes / max(sum(r[5] for r in runs), 1e-9) / 1e6
+            # (one thread: the searches are measured; more: what their alone part allows)
+            most = ceiling(base, threads, runs[0][7] if threads > 1 else 1 << 62)
+            most = f"{most:>6.2f}x" if most is not None else f"{'-':>7}"
             same = "" if answers == [r[3] for r in base] else "  DIFFERENT ANSWERS"
             print(f"{name:<13} {threads:>7} {total:>8.2f}s {speed:>7.2f}x {nodes:>14,} {overhead:>7.2f}x "
-                  f"{worst:>5.2f}x {caller:>6.2f}x {rate:>7.2f}  {statistics.median(r[0] for r in runs):.3f} s median{same}",
+                  f"{worst:>5.2f}x {caller:>6.2f}x {rate:>7.2f} {most}  {statistics.median(r[0] for r in runs):.3f} s median{same}",
                   flush=True)
 
 
