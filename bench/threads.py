@@ -169,7 +169,7 @@ def main(argv: list[str]) -> None:
         for threads in counts:
             runs = [best_of(t) for t in tries[threads]]
             if args.verbose:
-                for (label, _, _), (t, n, _, a, c, _) in zip(items, runs):
+                for (label, _, _), (t, n, _, a, c, *_) in zip(items, runs):
                     print(f"    {label}: {threads} threads {t:.3f} s, {n:,} nodes ({c:,} the caller's), {a}",
                           flush=True)
             total = sum(r[0] for r in runs)
