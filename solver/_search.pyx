@@ -245,6 +245,10 @@ cdef class Engine:
         """The nodes a search runs on its own before the other threads join it."""
         return self.team.help_after
 
+    def table_mapped(self):
+        """Were the table's pages mapped ahead for the threads (threads.pxi, map_table)?"""
+        return bool(self.ctx.mapped)
+
     def helper_nodes(self):
         """The nodes each helper thread has searched so far (for measuring the threads)."""
         return [self.team.helpers[i].nodes for i in range(self.team.threads - 1)]

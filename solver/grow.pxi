@@ -70,6 +70,7 @@ cdef void grow_table(Ctx* ctx) noexcept nogil:
             nb.tag[j] = ob.tag[i]
     free(ctx.raw_table)
     ctx.raw_table, ctx.table, ctx.mask = raw, table, n - 1
+    ctx.mapped = 0                       # (new pages: see threads.pxi, map_table)
     if raw_plays != NULL:
         plays = <uint32_t*>raw_plays
         for k in range(slots):           # a key reaching slot k reached k mod old_slots before

@@ -113,6 +113,8 @@ cdef struct Ctx:
     uint64_t plays_mask
     void* raw_table              # what was allocated for the table (and the memory): the
     void* raw_plays              # first context owns them
+    int mapped                   # threads.pxi: the table's pages are mapped (or being mapped)
+    int map_seen                 # threads.pxi: the last mapping this thread did its share of
     uint64_t evictions           # entries given up for want of room since the table last grew
     uint64_t grow_at             # grow when evictions reach this (0: never)
     uint64_t cap_buckets         # the most buckets tt_mb allows

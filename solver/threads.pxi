@@ -50,6 +50,12 @@ DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each; cleared when he
 DEF COUNT = (1 << 9) - 1         # a busy mark's threads searching the position,
 DEF DONE = 1 << 9                # and whether one has finished it
 DEF STACK_BYTES = 4 << 20        # a helper's stack: search() nests a frame per card
+# The table's pages are mapped ahead (map_table) once the engine has searched this many
+# nodes per page of it: mapping a page costs about as much as six nodes, and a small
+# search touches few of a big table's pages (an 8-trick endgame never maps its 16 MB;
+# a 12-trick fr4 position maps its 256 MB after a million nodes, a whole deal its 4 GB
+# after 16 million).
+DEF MAP_NODES_PER_PAGE = 16
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef unsigned long pthread_t
@@ -111,6 +117,31 @@ cdef extern from *:
     void cpu_pause "atout_pause" () nogil
 
 
+# Memory is mapped lazily: a page first read maps the kernel's shared zero page, and its
+# first write replaces that mapping — which, while other threads of the process run,
+# makes the kernel interrupt each of their CPUs to flush the old mapping (a TLB shootdown,
+# per page).  One thread pays only the faults; two threads searching a fresh table ran a
+# fifth to a third slower each (docs/search.md, "Threads").  So once a search on several
+# threads has run long enough, the table's pages are mapped writable ahead, their contents
+# kept (MADV_POPULATE_WRITE, Linux 5.14: safe beside threads that use the memory), each
+# thread mapping a slice.  Where the kernel cannot, the table stays lazily mapped.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <sys/mman.h>
+    #ifndef MADV_POPULATE_WRITE
+    #define MADV_POPULATE_WRITE 23
+    #endif
+    /* The whole pages of [p, p + bytes) mapped writable, contents kept: 0, else -1. */
+    static inline int atout_populate(const void* p, size_t bytes) {
+        uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+        uintptr_t end = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+        return end <= start ? 0 : madvise((void*)start, end - start, MADV_POPULATE_WRITE);
+    }
+    """
+    int populate "atout_populate" (const void* p, size_t bytes) nogil
+
+
 cdef struct Team:
     # how the engine's threads search (set_threads)
     int threads                  # this many threads per search, the caller's included
@@ -138,6 +169,7 @@ cdef struct Team:
     int grow                     # the caller grows the table: the others wait (park)
     int parked
     uint64_t evictions           # the helpers' evictions, for the decision to grow
+    int map_round                # map_table: a mapping to do, each thread its slice (0: none)
     # for measuring and testing: the searches the helpers joined, and those a helper answered
     uint64_t joined
     uint64_t helper_answers
@@ -256,6 +288,35 @@ cdef void claim(Team* t, Ctx* ctx, int v) noexcept nogil:
             atomic_store(&c.implied, 1)
 
 
+cdef void map_table(Ctx* ctx) noexcept nogil:
+    """The caller, on several threads: once the engine has searched enough for it to pay
+    (MAP_NODES_PER_PAGE), the table's pages are to be mapped ahead (above), a slice by each
+    thread at its next count of nodes (``map_slice``); the play memory now."""
+    cdef Team* t = ctx.team
+    cdef size_t pages = (ctx.mask + 1) * sizeof(Bucket) >> 12
+    if ctx.mapped or ctx.nodes + atomic_load64(&t.helper_nodes) < MAP_NODES_PER_PAGE * pages:
+        return
+    ctx.mapped = 1
+    if populate(ctx.plays, (ctx.plays_mask + 1) * sizeof(uint32_t)) != 0:
+        return                           # (a kernel before 5.14: left as it is)
+    atomic_store(&t.map_round, atomic_load(&t.map_round) + 1)
+
+
+cdef void map_slice(Ctx* ctx) noexcept nogil:
+    """This thread's share of the mapping map_table asked for, if it has not done it."""
+    cdef Team* t = ctx.team
+    cdef int round = atomic_load(&t.map_round)
+    cdef int i = 0 if ctx == t.main else 1 + <int>(ctx - t.helpers)
+    cdef size_t bytes = (ctx.mask + 1) * sizeof(Bucket)
+    cdef size_t per = ((bytes >> 12) + t.threads - 1) // t.threads * 4096
+    if round == ctx.map_seen:
+        return
+    ctx.map_seen = round
+    if i * per < bytes:
+        # (a page further: the table starts inside a page, the slices too)
+        populate(<char*>ctx.table + i * per, min(per + 4096, bytes - i * per))
+
+
 cdef void* helper_main(void* arg) noexcept nogil:
     cdef Ctx* ctx = <Ctx*>arg
     cdef Team* t = ctx.team
@@ -350,9 +411,11 @@ cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
         if t != NULL and t.threads > 1 and ctx == t.main and t.s != NULL and ctx.nodes >= t.start_at:
             start_helpers(ctx, ply_of(s))
     else:
+        map_slice(ctx)             # (done before a helper parks: the caller may free the table)
         if ctx == t.main:
             if ctx.grow_at and ctx.evictions + atomic_load64(&t.evictions) >= ctx.grow_at:
                 grow_with_helpers(ctx)
+            map_table(ctx)
         elif atomic_load(&t.grow):
             atomic_add(&t.parked, 1)
             while atomic_load(&t.grow):

@@ -52,7 +52,7 @@ def _same(one, other, obj) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_helpers_joining_midway_give_the_same_answers(game, monkeypatch):
-    """The helpers join a search that has run 2,048 nodes alone (the default is 2^15), with
+    """The helpers join a search that has run 2,048 nodes alone (the default on two threads is 2^15), with
     the cards of the caller's line marked busy: the value, the best cards and every card's
     value of a one-thread solve, on two and four threads.  Some searches must really have
     been joined, or this test would say nothing."""
@@ -207,3 +207,23 @@ def test_thread_counts_out_of_range_are_refused():
     engine.set_threads(solver.MAX_THREADS)            # the most is allowed (a 64-core machine too)
     assert engine.threads == solver.MAX_THREADS >= 64
     assert engine.value()[0]
+
+
+def test_the_table_mapped_ahead_keeps_every_answer():
+    """On several threads, once the engine has searched 16 nodes per page of its table,
+    each thread maps a slice of the table's pages ahead while the search goes on
+    (threads.pxi, map_table): what the table held stays, and every card's value is as on
+    one thread.  A 1 MB table: mapped after a few thousand nodes."""
+    rng = random.Random("mapped")
+    mapped = 0
+    for game, tricks in (("fr4", 7), ("fr5", 6), ("priest5", 6), ("fr3", 8)):
+        for _ in range(3):
+            pos = parse_position(random_endgame(rng, game, tricks))
+            one = make_engine(pos, 1)
+            want = [one.value()] + [one.child_value(code) for code in one.legal_codes()]
+            engine = make_engine(pos, 1)
+            engine.set_threads(2, 0)                 # the helper joins every search at once
+            got = [engine.value()] + [engine.child_value(code) for code in engine.legal_codes()]
+            assert got == want, (game, pos)
+            mapped += engine.table_mapped()
+    assert mapped >= 6, mapped                     # (else the positions no longer test it)
