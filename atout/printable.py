@@ -41,6 +41,8 @@ def printable(text: str, ascii: bool = False) -> str:
 def shown(key, limit: int = 30) -> str:
     """A key a user sent, as a field name in an error: printable, at most ``limit`` characters."""
     text = printable(str(key))
+    if not text:
+        return '""'                      # a key that is the empty string
     return text if len(text) <= limit else text[:limit] + "…"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from atout.errors import PositionError
+from atout.printable import shown
 
 from .v1 import solver_pb2 as pb
 
@@ -107,7 +108,7 @@ def position_message(obj: Any) -> pb.Position:
         raise PositionError("position", "must be a JSON object")
     for key in obj:
         if key not in POSITION_FIELDS:
-            raise PositionError(str(key)[:30], "unknown field")
+            raise PositionError(shown(key), "unknown field")
     msg = pb.Position()
     _set_id(msg, obj.get("id"))
     if "game" in obj:

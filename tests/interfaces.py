@@ -15,6 +15,7 @@ from pathlib import Path
 from unittest import mock
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from atout.client import Client
 from atout.client.cli import main
@@ -83,7 +84,11 @@ def server_verdict(client: Client, obj) -> tuple[str, str] | str | None:
     if not carried_exactly(obj, message):
         return None
     try:
-        client.stub.Solve(pb.SolveRequest(position=message, node_limit=1), timeout=30)
+        request = pb.SolveRequest(position=message, node_limit=1)
+    except DecodeError:
+        return None                 # (a contract nested past protobuf's depth limit)
+    try:
+        client.stub.Solve(request, timeout=30)
     except grpc.RpcError as e:
         assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, (e.code(), e.details())
         error = _error(e)

@@ -184,7 +184,13 @@ def test_a_time_limit_judges_every_card():
     first = exact[0]["index"]
     assert all(p["index"] >= first for p in exact)   # exact from a card on, to the end
     tail = analyze(obj, start=first, tt_mb=TT)
-    assert [{k: p[k] for k in tail["plays"][0]} for p in exact] == tail["plays"]
+    assert len(tail["plays"]) == len(exact)
+    # The best cards of a card whose values are exact may be still unknown (None) where the
+    # time ran out while the walk back from the end was finding them: known, they are today's.
+    for p, q in zip(exact, tail["plays"]):
+        assert {k: p[k] for k in q if k != "best"} == {k: v for k, v in q.items() if k != "best"}
+        assert p["best"] in (None, q["best"]), (p, q)
+    assert exact[-1]["best"] == tail["plays"][-1]["best"]
 
 
 def test_import_atout_stays_light():

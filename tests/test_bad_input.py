@@ -14,6 +14,7 @@ import pytest
 from atout.cards import EXCUSE, is_trump, suit_card, token, tokens
 from atout.errors import IllegalCardError, PositionError
 from atout.position import loads, parse_position
+from atout.proto import convert
 from deals import random_position
 
 KINGS = ["KS", "KH", "KD", "KC"]
@@ -192,6 +193,17 @@ def test_fr_contract_fields():
     refused({**obj, "contract": {**c, "called": "KH"}}, "contract.called", "unknown field")
     refused({**obj, "contract": {k: v for k, v in c.items() if k != "bid"}}, "contract.bid")
     refused({**obj, "contract": {k: v for k, v in c.items() if k != "dog"}}, "contract.dog")
+
+
+def test_a_key_that_is_the_empty_string_is_named():
+    """An unknown field whose name is "" (found by tests/test_fuzz.py) is named "" in the
+    error, not left blank — also by the message conversion of the gRPC client."""
+    obj = base("fr4", "garde")
+    refused({**obj, "": None}, '""', "unknown field")
+    refused({**obj, "contract": {**obj["contract"], "": 1}}, 'contract.""', "unknown field")
+    with pytest.raises(PositionError) as e:
+        convert.position_message({**obj, "": None})
+    assert e.value.field == '""'
 
 
 def _fr4_with_ecart(rng, put_in_ecart):
