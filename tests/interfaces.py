@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import io
 import json
-import signal
-import subprocess
 import sys
-import time
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
@@ -23,6 +20,7 @@ from atout.client.remote import _error
 from atout.errors import PositionError
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
+from serving import ServerProcess
 
 ACCEPTED = "accepted"
 
@@ -110,41 +108,9 @@ def carried_exactly(obj, message) -> bool:
         return False
 
 
-class Service:
-    """A real ``atout serve`` on 127.0.0.1 (free ports): gRPC at ``address``, HTTP at ``url``."""
+class Service(ServerProcess):
+    """A real ``atout serve`` on 127.0.0.1 (free ports, one worker): gRPC at ``address``, HTTP
+    at ``url``."""
 
     def __init__(self, tmp: Path, *extra: str, http: bool = True, ready: str = "listening on"):
-        self.log_path = tmp / "serve.log"
-        self.log = open(self.log_path, "w")
-        args = ["serve", "--port", "0", "--workers", "1", "--tt-mb", "16"]
-        if http:
-            args += ["--http", "0"]
-        self.proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", *args, *extra],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while ready not in self.log_path.read_text() or (
-                http and "HTTP API" not in self.log_path.read_text()):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start:\n" + self.log_path.read_text())
-            time.sleep(0.05)
-        text = self.log_path.read_text()
-        line = next(l for l in text.splitlines() if "listening on" in l)
-        self.address = line.split("listening on ")[1].split()[0]
-        self.url = None
-        if http:
-            line = next(l for l in text.splitlines() if "HTTP API" in l)
-            self.url = line.split(" on ")[-1].strip().rstrip("/")
-
-    def log_text(self) -> str:
-        return self.log_path.read_text()
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
-        return self.proc.returncode
+        super().__init__(tmp, *extra, worker_count=1, http=http, ready=ready, host=None)

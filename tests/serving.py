@@ -1,5 +1,5 @@
-"""A real ``atout serve`` in a subprocess, for the tests that talk to one over gRPC
-(test_grpc.py, test_advise_service.py)."""
+"""A real ``atout serve`` in a subprocess, for the tests that talk to one (test_grpc.py,
+test_advise_service.py, and through tests/interfaces.py test_edge, test_fuzz, test_network)."""
 
 from __future__ import annotations
 
@@ -14,20 +14,32 @@ WORKERS = 2
 
 
 class ServerProcess:
-    def __init__(self, tmp: Path, *extra: str):
+    """A real ``atout serve`` on a free port: gRPC at ``address``, with ``http`` also the HTTP
+    API at ``url``; started once its log shows ``ready``."""
+
+    def __init__(self, tmp: Path, *extra: str, worker_count: int = WORKERS, http: bool = False,
+                 ready: str = "listening on", host: str | None = "127.0.0.1"):
         self.log_path = tmp / "serve.log"
         self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "atout.client.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--workers", str(WORKERS), "--tt-mb", str(TT_MB), *extra],
-            stdout=self.log, stderr=subprocess.STDOUT)
+        args = ["serve", "--port", "0", "--workers", str(worker_count), "--tt-mb", str(TT_MB)]
+        if host is not None:
+            args += ["--host", host]
+        if http:
+            args += ["--http", "0"]
+        self.proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", *args, *extra],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
-        while "listening on" not in self.log_path.read_text():
+        while ready not in self.log_text() or (http and "HTTP API" not in self.log_text()):
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start:\n" + self.log_path.read_text())
+                raise RuntimeError("server did not start:\n" + self.log_text())
             time.sleep(0.05)
-        line = next(l for l in self.log_path.read_text().splitlines() if "listening on" in l)
+        lines = self.log_lines()
+        line = next(l for l in lines if "listening on" in l)
         self.address = line.split("listening on ")[1].split()[0]
+        self.url = None
+        if http:
+            line = next(l for l in lines if "HTTP API" in l)
+            self.url = line.split(" on ")[-1].strip().rstrip("/")
 
     def workers(self) -> list[int]:
         """pids of the server's child processes (the search workers)."""
@@ -60,8 +72,11 @@ class ServerProcess:
                 pass
         return total / 1024
 
+    def log_text(self) -> str:
+        return self.log_path.read_text()
+
     def log_lines(self) -> list[str]:
-        return self.log_path.read_text().splitlines()
+        return self.log_text().splitlines()
 
     def stop(self) -> int:
         if self.proc.poll() is None:
