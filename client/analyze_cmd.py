@@ -211,11 +211,15 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         start_text = f"between {report['start_bounds'][0]} and {report['start_bounds'][1]}"
     lines.append(f"double-dummy value before card {start} (trick {start // seats + 1}): "
                  f"{start_text}{_made_words(report.get('made'), contract)}")
+    why = ("Ctrl-C" if report.get("stopped_by") == "cancel" else "the time limit")
     if bounded:
         exact = [p["index"] for p in plays if p["cost"] is not None]
-        why = ("Ctrl-C" if report.get("stopped_by") == "cancel" else "the time limit")
         lines.append(f"{len(exact)} of {len(plays)} cards with an exact cost; {why} left the "
                      f"others with proven ranges")
+    unknown = sum(p["best"] is None for p in plays)
+    if unknown:
+        lines.append(f"best there \"?\": {why} left the best cards unproven "
+                     f"({unknown} of {len(plays)} cards)")
     lines.append("")
     values = [value(p["value_after"], p.get("bounds_after")) for p in plays]
     costs = [(str(p["cost"]) if p["cost"] else ("." if ascii else "·")) if p["cost"] is not None

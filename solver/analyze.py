@@ -27,7 +27,13 @@ goes where it tells most, on one engine whose transposition table stays warm:
    runs past its time is left for the next round, whose time per probe is doubled),
    until 60 % of the time is gone — one answer often settles a run of positions, and
    "not made" is cheap to prove in French Tarot (only the taker's cards are refuted);
-3. exact values from where step 1 stopped, back, for the rest of the time.
+3. exact values from where step 1 stopped, back, until a tenth of the time is left;
+4. the optimal cards that waited (below), then the values again if time is left.
+
+In steps 1 and 3 the values come first: at each position its optimal cards get at most as
+long as its value took, and wait for step 4 where they need more (``_ExactWalk``) — a
+card's cost needs only the values, and proving a second optimal card can cost many times
+the value (priest5-full 0: 22 s for a value, over 220 s for its optimal cards).
 
 Without a time limit step 1 solves every position, as the analysis always did.  Going
 back one card, the value after that card is known, so it is both the guess and a bound
@@ -57,6 +63,11 @@ EXACT_FIRST_SHARE = 0.1
 MADE_UNTIL_SHARE = 0.6
 #: step 2's first time per probe, as a share of its time (doubled every round)
 FIRST_PROBE_SHARE = 1 / 32
+#: with a time limit, the least time the optimal cards at a position get before they wait
+#: (beyond it, as long as the position's value took; see _ExactWalk)
+BEST_FLOOR = 0.05
+#: the share of the time kept at the end for the optimal cards that waited
+WAITING_SHARE = 0.1
 
 
 def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
@@ -107,7 +118,11 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
             walk.run(None)
         elif walk.run(started + EXACT_FIRST_SHARE * time_limit) is False and not _cancelled(cancel):
             _ask_made(engines, line, started + MADE_UNTIL_SHARE * time_limit)
-            walk.run(deadline)
+            # the optimal cards that waited get the last share of the time, and the
+            # values whatever of it they leave
+            if walk.run(deadline - WAITING_SHARE * time_limit) is False and \
+                    not _cancelled(cancel) and walk.run_waiting(deadline):
+                walk.run(deadline)
     finally:
         engines.close()
     return _report(position, start, line, seats, walk.best, cancel)
@@ -186,20 +201,25 @@ def _learn_played(engine, line: PlayedLine, index: int, code: int) -> None:
 
 class _ExactWalk:
     """Exact values and the optimal cards from the last card back, as far as each run's
-    time goes; the next run goes on where the last one stopped."""
+    time goes; the next run goes on where the last one stopped.
+
+    With a time limit the values come first: at each position the optimal cards get at
+    most as long as its value took (at least ``BEST_FLOOR`` seconds).  Where that is not
+    enough (proving a second optimal card can cost many times the value: every reply to it
+    refuted), the position's search for them waits, with what it decided so far, until the
+    values reach the first card or :meth:`run_waiting` is called.  Without a time limit
+    each position is finished before the next."""
 
     def __init__(self, engines: _Engines, line: PlayedLine, codes: list[int], names: dict):
         self.engines, self.line, self.codes, self.names = engines, line, codes, names
-        self.index = line.last          # the positions from here on are done
+        self.index = line.last          # the values from here on are exact
         self.best: dict[int, list[str]] = {}
-
-    @property
-    def done(self) -> bool:
-        return self.index == self.line.first
+        # positions whose optimal cards wait: index -> {card: optimal?} decided so far
+        self.waiting: dict[int, dict[int, bool]] = {}
 
     def run(self, until: float | None) -> bool:
-        """Go back until the first card analysed (True) or until a limit stops a search
-        (False)."""
+        """Go back until every value and optimal card from the first card analysed on is
+        known (True) or until the time or a cancel stops a search (False)."""
         line = self.line
         if self.index == line.last and line.exact(line.last) is None:
             # an unfinished deal: first the value after its last card
@@ -211,6 +231,7 @@ class _ExactWalk:
                 return False
         while self.index > line.first:
             index = self.index - 1
+            started = time.perf_counter()
             engine = self.engines.at(index, until)
             code = self.codes[index]
             after = line.exact(index + 1)
@@ -218,32 +239,60 @@ class _ExactWalk:
             # the maximizing camp, at most that for the other (the line knows it) — and
             # the first guess.
             engine.learn(code, after, after)
-            value = line.exact(index)
-            if value is None:
+            if line.exact(index) is None:
                 lo, hi = line.bounds(index)
                 done, lo, hi = engine.value(guess=after, at_least=lo, at_most=hi)
                 line.narrow(index, lo, hi)
-                if done:
-                    value = lo
-                else:
+                if not done:
                     _learn_played(engine, line, index, code)
                 line.propagate()
                 if not done:
                     return False
-            groups = engine.groups()
-            reps = engine.move_codes()
-            best_reps = reps if len(reps) == 1 else []
-            if len(reps) > 1:
-                for rep in reps:
+            self.index = index
+            self.waiting[index] = {}
+            if until is not None:
+                spent = time.perf_counter() - started
+                self._limit(engine, min(until, time.perf_counter() + max(spent, BEST_FLOOR)))
+            if not self._find_best(engine, index) and self._out_of_time(until):
+                return False
+        return self.run_waiting(until)
+
+    def run_waiting(self, until: float | None) -> bool:
+        """The optimal cards that wait, from the end back (the cheap positions first),
+        until ``until``: True when none is left."""
+        for index in sorted(self.waiting, reverse=True):
+            if not self._find_best(self.engines.at(index, until), index):
+                return False
+        return True
+
+    def _find_best(self, engine, index: int) -> bool:
+        """The optimal cards at position ``index`` (the engine there, its value exact),
+        going on from what was decided before; False when a limit stopped it."""
+        value = self.line.exact(index)
+        groups = engine.groups()
+        reps = engine.move_codes()
+        decided = self.waiting[index]
+        if len(reps) > 1:
+            for rep in reps:
+                if rep not in decided:
                     done, ok = _optimal(engine, rep, value, groups[rep])
                     if not done:
                         return False
-                    if ok:
-                        best_reps.append(rep)
-            self.best[index] = [token(self.names[m]) for m in sorted(m for r in best_reps
-                                                                      for m in groups[r])]
-            self.index = index
+                    decided[rep] = ok
+        best_reps = reps if len(reps) == 1 else [r for r in reps if decided[r]]
+        self.best[index] = [token(self.names[m]) for m in sorted(m for r in best_reps
+                                                                  for m in groups[r])]
+        del self.waiting[index]
         return True
+
+    def _limit(self, engine, until: float) -> None:
+        engine.set_limits(0, max(until - time.perf_counter(), 1e-6))
+        if _cancelled(self.engines.cancel):
+            engine.stop()     # (set_limits cleared the stop a Cancel set before)
+
+    def _out_of_time(self, until: float | None) -> bool:
+        return _cancelled(self.engines.cancel) or (until is not None and
+                                                   time.perf_counter() >= until)
 
 
 def _ask_made(engines: _Engines, line: PlayedLine, until: float) -> None:

@@ -193,6 +193,30 @@ def test_a_time_limit_judges_every_card():
     assert exact[-1]["best"] == tail["plays"][-1]["best"]
 
 
+def test_optimal_cards_that_wait_are_found_after_the_values(monkeypatch):
+    """With a time limit, a position's optimal cards that take longer than its value wait
+    until the values reach the first card, keeping what was decided: here the first probe
+    at each position is stopped as if by that cap, and the report is still the unlimited
+    one."""
+    import atout.solver.analyze as module
+    real, stopped = module._optimal, []
+
+    def first_probe_stopped(engine, code, value, codes=()):
+        key = (engine.to_play(), tuple(engine.move_codes()), value)   # the position
+        if key not in stopped:
+            stopped.append(key)
+            return False, False
+        return real(engine, code, value, codes)
+    rng = random.Random("analyze-waiting")
+    obj, start = played_endgame(rng, "fr4", 4)
+    expected = analyze(obj, start=start, tt_mb=TT)
+    monkeypatch.setattr(module, "_optimal", first_probe_stopped)
+    report = analyze(obj, start=start, tt_mb=TT, time_limit=60)
+    assert len(stopped) > 5
+    assert report == expected
+    check_report(obj, start, report)
+
+
 def test_import_atout_stays_light():
     code = ("import sys, atout; assert 'atout.solver' not in sys.modules; "
             "assert callable(atout.analyze); assert 'atout.solver' in sys.modules")
@@ -269,7 +293,9 @@ def test_the_table_shows_ranges_the_contract_and_decisive_cards_only_where_bound
     first.update(made_before=True, made_after=False, decisive=True)
     lines = render(pos, report, "deal", ascii=True).splitlines()
     assert f"{exact} of 72 cards with an exact cost; Ctrl-C left the others" in lines[3]
-    assert lines[5].split()[-3:] == ["contract", "best", "there"]
+    unknown = sum(p["best"] is None for p in report["plays"])
+    assert lines[4] == f'best there "?": Ctrl-C left the best cards unproven ({unknown} of 72 cards)'
+    assert lines[6].split()[-3:] == ["contract", "best", "there"]
     row = next(line.split() for line in lines if line.split()[:2] == ["1", "0"])
     assert row[5:8] == ["{}..{}".format(*first["bounds_after"]),
                         "{}..{}".format(*first["cost_bounds"]), "down"]
@@ -283,4 +309,4 @@ def test_the_table_shows_ranges_the_contract_and_decisive_cards_only_where_bound
     exact["plays"][0]["decisive"] = True     # (its values say it: not marked)
     text = render(pos, exact, "deal", ascii=True)
     assert ".." not in text and "contract" not in text.splitlines()[4]
-    assert "decisive" not in text and "open" not in text
+    assert "decisive" not in text and "open" not in text and "unproven" not in text
