@@ -159,11 +159,15 @@ class _Engines:
             engine.rewind()
             for c in self.codes[:index]:
                 engine.play(c)
-        seconds = 0.0 if until is None else max(until - time.perf_counter(), 1e-6)
-        engine.set_limits(0, seconds)
-        if _cancelled(self.cancel):
-            engine.stop()     # (set_limits cleared the stop a Cancel set before)
+        self.limit(until)
         return engine
+
+    def limit(self, until: float | None) -> None:
+        """The engine searches until ``until`` (None: no limit) from now on."""
+        seconds = 0.0 if until is None else max(until - time.perf_counter(), 1e-6)
+        self.engine.set_limits(0, seconds)
+        if _cancelled(self.cancel):
+            self.engine.stop()     # (set_limits cleared the stop a Cancel set before)
 
     def close(self) -> None:
         if self.engine is not None and self.cancel is not None:
@@ -252,7 +256,7 @@ class _ExactWalk:
             self.waiting[index] = {}
             if until is not None:
                 spent = time.perf_counter() - started
-                self._limit(engine, min(until, time.perf_counter() + max(spent, BEST_FLOOR)))
+                self.engines.limit(min(until, time.perf_counter() + max(spent, BEST_FLOOR)))
             if not self._find_best(engine, index) and self._out_of_time(until):
                 return False
         return self.run_waiting(until)
@@ -284,11 +288,6 @@ class _ExactWalk:
                                                                   for m in groups[r])]
         del self.waiting[index]
         return True
-
-    def _limit(self, engine, until: float) -> None:
-        engine.set_limits(0, max(until - time.perf_counter(), 1e-6))
-        if _cancelled(self.engines.cancel):
-            engine.stop()     # (set_limits cleared the stop a Cancel set before)
 
     def _out_of_time(self, until: float | None) -> bool:
         return _cancelled(self.engines.cancel) or (until is not None and
