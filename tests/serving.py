@@ -8,9 +8,22 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 TT_MB = 16      # the server's and the local reference's table: equal tables, equal node counts
 WORKERS = 2
+
+
+def wait_for_log(proc: subprocess.Popen, log_path: Path, ready: Callable[[str], bool],
+                 timeout: float = 60) -> str:
+    """The text of ``proc``'s log once ``ready`` holds of it (a server started); an error
+    with the log if the process ends or ``timeout`` seconds pass first."""
+    deadline = time.monotonic() + timeout
+    while not ready(text := log_path.read_text()):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("server did not start:\n" + log_path.read_text())
+        time.sleep(0.05)
+    return text
 
 
 class ServerProcess:
@@ -28,12 +41,9 @@ class ServerProcess:
             args += ["--http", "0"]
         self.proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", *args, *extra],
                                      stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while ready not in self.log_text() or (http and "HTTP API" not in self.log_text()):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start:\n" + self.log_text())
-            time.sleep(0.05)
-        lines = self.log_lines()
+        text = wait_for_log(self.proc, self.log_path,
+                            lambda text: ready in text and (not http or "HTTP API" in text))
+        lines = text.splitlines()
         line = next(l for l in lines if "listening on" in l)
         self.address = line.split("listening on ")[1].split()[0]
         self.url = None

@@ -32,6 +32,7 @@ from atout.client import Client  # noqa: E402
 from atout.position import parse_position  # noqa: E402
 from atout.server.http import MAX_BODY_BYTES, HttpApi  # noqa: E402
 from atout.solver import solve  # noqa: E402
+from serving import wait_for_log  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 PLAYED = [json.loads(line) for line in (DATA / "played.jsonl").read_text().splitlines()]
@@ -258,12 +259,7 @@ class Served:
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", *args],
                                      stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while "http://" not in self.log_path.read_text():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start:\n" + self.log_path.read_text())
-            time.sleep(0.05)
-        text = self.log_path.read_text()
+        text = wait_for_log(self.proc, self.log_path, lambda text: "http://" in text)
         self.url = "http://" + text.split("http://", 1)[1].split()[0].rstrip("/")
         host_port = self.url.split("//")[1].split("/")[0]
         self.host, self.port = host_port.rsplit(":", 1)[0], int(host_port.rsplit(":", 1)[1])
