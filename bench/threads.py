@@ -35,7 +35,7 @@ thread's, how fast each thread ran (threads slowing each other on the memory, wa
 rest taken as N times faster.
 ``--repeat R`` searches each position R times, the thread counts taking turns, and counts its
 fastest time (the median nodes): on a machine whose speed drifts from run to run.
-``--help-after``, ``--defer-tricks``, ``--young`` set ``Engine.set_threads``' tuning.
+``--help-after``, ``--defer-tricks``, ``--young``, ``--young-tricks`` set ``Engine.set_threads``' tuning.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def run_one(pos, target, threads: int, args) -> tuple:
     the nodes of each of its searches (None where the trace missed some), help_after) of
     one cold search."""
     engine = make_engine(pos, args.tt_mb)
-    engine.set_threads(threads, args.help_after, args.defer_tricks, args.young)
+    engine.set_threads(threads, args.help_after, args.defer_tricks, args.young, args.young_tricks)
     engine.set_limits(0, args.time_limit)
     started, cpu = time.perf_counter(), time.process_time()
     if target is None:
@@ -146,6 +146,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--help-after", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--defer-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--young", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
+    ap.add_argument("--young-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     args = ap.parse_args(argv)
     counts = [int(n) for n in args.threads.split(",")]
     print(f"{'set':<13} {'threads':>7} {'time':>9} {'speed-up':>8} {'nodes':>14} {'overhead':>8} "

@@ -200,7 +200,7 @@ cdef class Engine:
         return not self.ctx.abort, v
 
     def set_threads(self, int threads, long long help_after=-1, int defer_tricks=-1,
-                    int young=-1):
+                    int young=-1, int young_tricks=-1):
         """Search with this many threads (1 to MAX_THREADS), all on the one table.
 
         ``help_after``: the nodes a search runs on its own before the other threads join
@@ -208,8 +208,10 @@ cdef class Engine:
         help_after_for); ``defer_tricks``: the nodes with this many tricks
         left or more share out their cards (-1: DEFER_TRICKS); ``young``: a node's first
         this many cards are searched by every thread that comes, never put off (-1:
-        two on up to four threads, one on more).  All three are for measuring and testing
-        the parallel search (docs/search.md, "Threads")."""
+        two on up to four threads, one on more); ``young_tricks``: within this many tricks
+        of a search's root, two at least (-1: YOUNG_TRICKS on more than four threads).
+        All four are for measuring and testing the parallel search (docs/search.md,
+        "Threads")."""
         cdef int i
         if not 1 <= threads <= MAXTHREADS:
             raise ValueError(f"threads must be from 1 to {MAXTHREADS}")
@@ -234,6 +236,9 @@ cdef class Engine:
             if young < 0:
                 young = YOUNG_BROTHERS if threads <= FEW_THREADS else 1
             self.team.young = max(young, 1)
+            if young_tricks < 0:
+                young_tricks = YOUNG_TRICKS if threads > FEW_THREADS else 0
+            self.team.young_tricks = young_tricks
             self.ctx.share_tricks = self.team.defer_tricks
         self.team.help_after = help_after_for(threads) if help_after < 0 else help_after
 

@@ -41,11 +41,15 @@ DEF DEFER_TRICKS = 3             # nodes with this many tricks left or more shar
 # comes: after the first card failed, the second still answers often, and a thread sent
 # to the third meanwhile is a large share of the machine working for nothing (two
 # threads, 16 12-trick fr4 positions: 1.42-1.44x the nodes of one when the second card was
-# shared out too, 1.12-1.13x with it kept).  On more threads only the first: many threads
-# waiting on two cards pile into one subtree (16 threads, six 12-trick fr4 positions:
-# 1.44x the nodes with two kept, 1.06x with one; docs/search.md, "Threads")
+# shared out too, 1.12-1.13x with it kept).  On more threads only the first, but within
+# YOUNG_TRICKS tricks of the search's root, where a card is a big share of the search: many
+# threads waiting on two cards everywhere pile into one subtree, and sent to a third card
+# at the top they search a big subtree that a cut-off makes useless (16 threads, median
+# nodes over one thread's: six 12-trick fr4 positions 1.43x with two kept, 1.24x with one,
+# 1.24x with two near the root; fr4-mid12 1.25x, 1.44x, 1.21x; docs/search.md, "Threads")
 DEF YOUNG_BROTHERS = 2
 DEF FEW_THREADS = 4
+DEF YOUNG_TRICKS = 3
 DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each; cleared when helpers join)
 DEF COUNT = (1 << 9) - 1         # a busy mark's threads searching the position,
 DEF DONE = 1 << 9                # and whether one has finished it
@@ -147,7 +151,8 @@ cdef struct Team:
     int threads                  # this many threads per search, the caller's included
     uint64_t help_after          # nodes a search runs alone before the helpers join
     int defer_tricks             # nodes with this many tricks left or more share their cards
-    int young                    # a node's first this many cards are never put off
+    int young                    # a node's first this many cards are never put off,
+    int young_tricks             # and at least two within this many tricks of the root
     Ctx* main                    # the caller's context, and the helpers' (threads - 1)
     Ctx* helpers
     pthread_t* tid
@@ -229,8 +234,15 @@ cdef struct Later:
     int suits                    # the suits of the cards put off
 
 
+cdef inline int young_at(const Team* t, int ply) noexcept nogil:
+    """How many of a node's first cards (at ``ply``) are never put off."""
+    if t.young < YOUNG_BROTHERS and ply - t.root_ply < t.young_tricks * MAXSEATS:
+        return YOUNG_BROTHERS
+    return t.young
+
+
 cdef inline int put_off(Team* t, Later* later, int i, int code, uint64_t mark) noexcept nogil:
-    """Is the node's card ``code`` (its i-th, not one of its first ``young``) to be searched after the
+    """Is the node's card ``code`` (its i-th, not one of its first young_at) to be searched after the
     others?  When another thread is searching it, and when a card of its suit was put off:
     cards of one suit lead to positions that the table's patterns largely share, so the
     second, searched after the first, is mostly answered by the table, where searched at
