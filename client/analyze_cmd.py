@@ -131,6 +131,9 @@ def _print_report(args, rec, report: dict, first: bool) -> None:
 
 def _exact_count(report: dict) -> str:
     plays = report["plays"]
+    if not plays:       # a deal with no card played from the start
+        return "no card to judge" + (", the value bounded" if report["start_value"] is None
+                                     else "")
     exact = sum(p["cost"] is not None for p in plays)
     text = f"{exact} of {len(plays)} cards with an exact cost, the others bounded"
     if "single_dummy" in report:
@@ -188,7 +191,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     from atout.position import Position
     from atout.printable import printable
     from atout.scoring import made_threshold
-    from atout.text import card_text, cards_text, contract_text, outcome_text, roles, value_meaning
+    from atout.text import card_text, cards_text, contract_text, roles, value_meaning
 
     seats = pos.seats
     role = roles(pos)
@@ -212,6 +215,14 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     lines.append(f"double-dummy value before card {start} (trick {start // seats + 1}): "
                  f"{start_text}{_made_words(report.get('made'), contract)}")
     why = ("Ctrl-C" if report.get("stopped_by") == "cancel" else "the time limit")
+    if not plays:
+        # no card played from the start (a deal not begun, --start at its last card): what
+        # is known is the value there, said above; no tables of cards without cards
+        lines.append(f"no card played from card {start}: none to judge"
+                     + (f"; {why} left the value a proven range" if bounded else ""))
+        lines.append("")
+        lines += _result_lines(pos, report, start, start_text, contract)
+        return _finish(lines, ascii)
     if bounded:
         exact = [p["index"] for p in plays if p["cost"] is not None]
         lines.append(f"{len(exact)} of {len(plays)} cards with an exact cost; {why} left the "
@@ -282,26 +293,37 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     if bounded:
         lines.append("(mistakes: the cards proven to cost something; cost: the proven range)")
     lines.append("")
+    lines += _result_lines(pos, report, start, start_text, contract)
+    return _finish(lines, ascii)
+
+
+def _finish(lines: list[str], ascii: bool) -> str:
+    text = "\n".join(lines) + "\n"
+    return text.replace("—", "-").replace("é", "e").replace("±", "+-") if ascii else text
+
+
+def _result_lines(pos, report: dict, start: int, start_text: str, contract: bool) -> list[str]:
+    """The table's last lines: the result against double dummy where the deal is finished,
+    else the value now (the start's where no card was analysed)."""
+    from atout.text import outcome_text
     out = report["outcome"]
     if out is not None and report["start_value"] is not None:
         diff = out["value"] - report["start_value"]
         verdict = ("as double dummy" if diff == 0 else
                    f"{abs(diff)} {'more' if diff > 0 else 'less'} than double dummy")
-        lines.append(f"result: {out['value']}; double dummy before card {start}: "
-                     f"{report['start_value']} ({verdict})")
-        lines += outcome_text(pos, out)
-    elif out is not None:
-        lines.append(f"result: {out['value']}; double dummy before card {start}: {start_text}"
-                     f"{_made_words(report.get('made'), contract)}")
-        lines += outcome_text(pos, out)
-    else:
-        now = plays[-1]["value_after"] if plays else report["start_value"]
+        return [f"result: {out['value']}; double dummy before card {start}: "
+                f"{report['start_value']} ({verdict})", *outcome_text(pos, out)]
+    if out is not None:
+        return [f"result: {out['value']}; double dummy before card {start}: {start_text}"
+                f"{_made_words(report.get('made'), contract)}", *outcome_text(pos, out)]
+    now = start_text          # no card analysed: the value now is the start's
+    if report["plays"]:
+        last = report["plays"][-1]
+        now = last["value_after"]
         if now is None:
-            now = "between {} and {}".format(*plays[-1]["bounds_after"])
-        lines.append(f"deal not finished: double-dummy value now {now}; before card {start} "
-                     f"{start_text}")
-    text = "\n".join(lines) + "\n"
-    return text.replace("—", "-").replace("é", "e").replace("±", "+-") if ascii else text
+            now = "between {} and {}".format(*last["bounds_after"])
+    return [f"deal not finished: double-dummy value now {now}; before card {start} "
+            f"{start_text}"]
 
 
 #: the contract column: made / down / not proven

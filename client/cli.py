@@ -18,6 +18,7 @@ status says whether anything was wrong.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import importlib
 import json
@@ -50,10 +51,45 @@ class UsageError(Exception):
     """A problem with the command itself (unreadable file, bad option value)."""
 
 
+class OutputError(OSError):
+    """Standard output cannot be written (a full disk, a closed stream): the run stops.  An
+    OSError, as what it stands for (argparse's --help ignores those)."""
+
+
+class _Output:
+    """Standard output (``None`` where the process has none), whose failures to write are
+    an :class:`OutputError`: told apart from the other OSErrors of a run.  A reader gone
+    (BrokenPipeError) stays itself: it stops the run quietly."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self._do("write", text)
+
+    def flush(self) -> None:
+        self._do("flush")
+
+    def _do(self, name: str, *args):
+        if self.stream is None:
+            raise OutputError(errno.EBADF, "it is closed")
+        try:
+            return getattr(self.stream, name)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(e.errno, e.strerror or str(e)) from None
+
+    def __getattr__(self, name: str):   # encoding, isatty, fileno...: the stream's own
+        return getattr(self.stream, name)
+
+
 @contextmanager
 def _open_input(path: str) -> Iterator[BinaryIO]:
     if path == "-":
         from atout.runner.batch import is_terminal
+        if sys.stdin is None:       # started with stdin closed (`<&-`)
+            raise UsageError("cannot read standard input: it is closed")
         if is_terminal(sys.stdin):
             print("atout: reading positions from the terminal, one JSON object per line "
                   "(Ctrl-D to end); or give a FILE", file=sys.stderr)
@@ -238,11 +274,16 @@ def _never_fail_to_print() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if sys.stderr is None:      # started with stderr closed: nowhere to say anything
+        sys.stderr = open(os.devnull, "w")
     _never_fail_to_print()
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()      # a file's last block: written here, where a failure is told
+        return status
     except UsageError as e:   # it may quote what the user typed: escaped (atout.printable)
         print(f"atout: {printable(str(e))}", file=sys.stderr)
         return EXIT_USAGE
@@ -251,11 +292,24 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly.
-        try:
-            sys.stdout = open("/dev/null", "w")
-        except OSError:
-            pass
+        _drop_output()
         return EXIT_OK
+    except OutputError as e:
+        print(f"atout: cannot write standard output: {e.strerror}", file=sys.stderr)
+        _drop_output()
+        return EXIT_USAGE
+    finally:
+        if isinstance(sys.stdout, _Output):
+            sys.stdout = stdout
+
+
+def _drop_output() -> None:
+    """Standard output to /dev/null: what is left in its buffer is not written again (at
+    exit, as an error)."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -601,6 +603,36 @@ def test_cli_score(tmp_path):
     assert code == 1
     assert err.startswith("half: played: ") and "not finished" in err
     assert json.loads(out.splitlines()[0])["status"] == "ok"
+
+
+ENDGAME = (Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-end8.jsonl")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("cmd", [["validate"], ["score"], ["show"], ["deal"],
+                                 ["solve", "--tt-mb", "8"], ["solve", "--text", "--tt-mb", "8"],
+                                 ["analyze", "--last-tricks", "1", "--tt-mb", "8"]])
+def test_cli_output_that_cannot_be_written_is_one_line(cmd):
+    """A full disk (/dev/full), a closed stdout or stdin: one line naming what cannot be
+    written or read and why, a non-zero exit, no traceback."""
+    data = ENDGAME.read_bytes().splitlines(keepends=True)[0]
+
+    def cli(**streams):
+        return subprocess.run([sys.executable, "-m", "atout.client.cli", *cmd], input=data,
+                              capture_output="stdout" not in streams, timeout=60,
+                              **({"stderr": subprocess.PIPE} if streams else {}), **streams)
+    with open("/dev/full", "wb") as full:
+        p = cli(stdout=full)
+    assert p.returncode == 2 and p.stderr.decode().splitlines()[-1] == \
+        "atout: cannot write standard output: No space left on device", p.stderr
+    p = cli(preexec_fn=lambda: os.close(1), stdout=None)     # started with stdout closed
+    assert p.returncode == 2 and p.stderr.decode().splitlines()[-1] == \
+        "atout: cannot write standard output: it is closed", p.stderr
+    if cmd != ["deal"]:
+        p = subprocess.run([sys.executable, "-m", "atout.client.cli", *cmd], stdin=None,
+                           preexec_fn=lambda: os.close(0), capture_output=True, timeout=60)
+        assert p.returncode == 2 and p.stderr.decode() == \
+            "atout: cannot read standard input: it is closed\n", p.stderr
 
 
 def test_cli_main_in_process(capsys):

@@ -178,6 +178,29 @@ def test_ctrl_c_on_the_table_output_too():
     assert "stopped by Ctrl-C: the value is between" in out and "Traceback" not in err
 
 
+def test_the_table_of_a_deal_with_no_card_to_judge_says_its_value():
+    """No card played from the start (a deal not begun, --start at its last card), stopped
+    by the time limit or Ctrl-C: the table says the value proven there, not a traceback."""
+    whole_deal = (BENCH / "fr4-full.jsonl").read_text().splitlines()[0] + "\n"
+    mid_deal = (BENCH / "fr4-mid12.jsonl").read_text().splitlines()[0] + "\n"
+    for args, deal in ((["--time-limit", "0.2"], whole_deal),
+                       (["--last-tricks", "3", "--time-limit", "0.2"], whole_deal),
+                       (["--start", "24", "--time-limit", "0.01"], mid_deal),
+                       (["--start", "24"], mid_deal)):
+        r = _atout("analyze", "--ascii", "--tt-mb", "16", *args, stdin=deal)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr)
+        lines = r.stdout.splitlines()
+        assert lines[3].startswith("no card played from card ") and "trick" not in lines[4:]
+        start = lines[2].split(": ", 1)[1]         # the value before the start card
+        assert lines[-1].startswith("deal not finished: double-dummy value now ")
+        assert lines[-1].endswith(start.split(";")[0]), (args, r.stdout)
+    proc, took, out, err = _interrupt_mid_search(["analyze", "--ascii", "--tt-mb", "16"],
+                                                 whole_deal)
+    assert proc.returncode == 130 and took < 1.0, (proc.returncode, err)
+    assert "Traceback" not in err and "interrupted; no card to judge" in err
+    assert "Ctrl-C left the value a proven range" in out and "value now between" in out
+
+
 @pytest.mark.parametrize("cmd", [["solve"], ["analyze"], ["show"], ["validate"]])
 def test_no_traceback_on_garbage(cmd):
     for junk in ("", "\x00\x01", "[1,2]\n", '{"game": "fr4"}\n', "{" * 5000 + "\n"):
