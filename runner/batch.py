@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import time
 from collections import Counter
@@ -114,6 +115,8 @@ class _Source:
             except OSError as e:
                 raise BatchError(f"cannot read {self.path}: {e.strerror}") from None
         elif isinstance(source, (str, os.PathLike)):
+            if sys.stdin is None:       # started with stdin closed (`<&-`)
+                raise BatchError("cannot read standard input: it is closed")
             self.memory = sys.stdin.buffer.read().split(b"\n")
         else:
             self.memory = []
@@ -147,45 +150,99 @@ def _retry(obj: dict) -> bool:
                                                              "the Ray task failed")))
 
 
-def _read_done(path: str) -> tuple[dict, dict, bool, int, int]:
-    """Results already in the output: ({id: status}, {(line, id): status}, repaired, junk,
+#: how each result line this tool writes begins (its object's first key is the id): a torn
+#: last line begins so, or is a part of it
+RESULT_START = b'{"id": '
+
+#: the statuses of a result line (FORMAT.md)
+RESULT_STATUSES = ("ok", "limit", "error")
+
+
+def _result(raw: bytes) -> dict | None:
+    """The object of a result line of this tool (its id, status and input line), else
+    None."""
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if (isinstance(obj, dict) and "id" in obj and obj.get("status") in RESULT_STATUSES
+            and type(obj.get("input_line")) is int):
+        return obj
+    return None
+
+
+def _not_results(path: str, reason: str) -> BatchError:
+    return BatchError(f"-o {path}: {reason}; give a results file of atout batch to go on "
+                      f"with, or a new path")
+
+
+def _open_results(path: str):
+    """The output opened to read and cut (None: not there yet); a device, a pipe or a folder
+    is refused before it is read (/dev/zero would never end)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise _not_results(path, "not a regular file")
+        return open(path, "r+b")
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise BatchError(f"cannot open {path}: {e.strerror or e}") from None
+
+
+def _whole_results(path: str, data: bytes) -> list[tuple[bytes, dict]]:
+    """The result lines of the output's whole lines, each with its object; a line that is
+    not one refuses the file (it is not this tool's: nothing in it is taken as done)."""
+    results = []
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        obj = _result(raw)
+        if obj is None:
+            raise _not_results(path, f"line {number} is not a result line of atout batch")
+        results.append((raw, obj))
+    return results
+
+
+def _check_torn(path: str, tail: bytes, number: int) -> None:
+    """A last line without its newline is cut off only if it is a result torn by a kill: a
+    whole result (it is solved again) or a beginning of one."""
+    if not tail.strip() or _result(tail) is not None:
+        return
+    if tail.startswith(RESULT_START) or RESULT_START.startswith(tail):
+        try:
+            json.loads(tail)
+        except (ValueError, RecursionError):
+            return          # cut short: torn
+    raise _not_results(path, f"line {number} is not a result line of atout batch")
+
+
+def _read_done(path: str) -> tuple[dict, dict, bool, int]:
+    """Results already in the output: ({id: status}, {(line, id): status}, repaired,
     dropped).
 
-    A last line without its newline is a result torn by a kill: it is cut off.  Results
-    of puzzles whose worker died are removed from the file (``dropped``), so that the
-    puzzle is solved again and its result is there once.
+    Every line is checked before anything is changed: an output that is not a results file
+    of this tool is refused (:class:`BatchError`).  A last line without its newline is a
+    result torn by a kill: it is cut off.  Results of puzzles whose worker died are removed
+    from the file (``dropped``), so that the puzzle is solved again and its result is there
+    once.
     """
     by_id: dict = {}
     by_line: dict = {}
-    repaired, junk = False, 0
-    try:
-        f = open(path, "r+b")
-    except FileNotFoundError:
-        return by_id, by_line, repaired, junk, 0
-    except OSError as e:
-        raise BatchError(f"cannot open {path}: {e.strerror}") from None
+    repaired = False
+    f = _open_results(path)
+    if f is None:
+        return by_id, by_line, repaired, 0
     with f:
         data = f.read()
         end = data.rfind(b"\n") + 1
+        results = _whole_results(path, data[:end])
+        _check_torn(path, data[end:], data.count(b"\n", 0, end) + 1)
         if end < len(data):
             f.truncate(end)
             repaired = True
-            data = data[:end]
     keep: list[bytes] = []
     dropped = 0
-    for raw in data.split(b"\n"):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except (ValueError, RecursionError):
-            junk += 1
-            keep.append(raw)
-            continue
-        if not isinstance(obj, dict):
-            junk += 1
-            keep.append(raw)
-            continue
+    for raw, obj in results:
         if _retry(obj):
             dropped += 1
             continue
@@ -196,9 +253,7 @@ def _read_done(path: str) -> tuple[dict, dict, bool, int, int]:
         status = obj.get("status")
         if ident is not None:
             by_id.setdefault(ident, status)
-        line = obj.get("input_line")
-        if type(line) is int:
-            by_line.setdefault((line, ident), status)
+        by_line.setdefault((obj["input_line"], ident), status)
     if dropped:
         tmp = f"{path}.atout-tmp"
         try:
@@ -207,7 +262,7 @@ def _read_done(path: str) -> tuple[dict, dict, bool, int, int]:
             os.replace(tmp, path)
         except OSError as e:
             raise BatchError(f"cannot rewrite {path}: {e.strerror}") from None
-    return by_id, by_line, repaired, junk, dropped
+    return by_id, by_line, repaired, dropped
 
 
 class _Writer:
@@ -215,6 +270,7 @@ class _Writer:
     torn last line, which the next run cuts off."""
 
     def __init__(self, path: str):
+        self.path = path
         try:
             self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as e:
@@ -223,9 +279,14 @@ class _Writer:
     def write(self, obj: dict) -> None:
         data = (json.dumps(obj, separators=(", ", ": ")) + "\n").encode("utf-8")
         view = memoryview(data)
-        while view:
-            n = os.write(self.fd, view)
-            view = view[n:]
+        try:
+            while view:
+                n = os.write(self.fd, view)
+                view = view[n:]
+        except OSError as e:
+            # a full disk: the run stops; a part of this line written is a torn last line,
+            # which the next run cuts off (the results before it are whole)
+            raise BatchError(f"cannot write {self.path}: {e.strerror}") from None
 
     def close(self) -> None:
         os.close(self.fd)
@@ -504,7 +565,7 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
     by_id: dict = {}
     by_line: dict = {}
     if out_path is not None:
-        by_id, by_line, report.repaired, _, report.dropped = _read_done(out_path)
+        by_id, by_line, report.repaired, report.dropped = _read_done(out_path)
 
     def already(line: int, ident: Any):
         """The status of the result already written for this puzzle, else False."""

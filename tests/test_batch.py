@@ -102,6 +102,58 @@ def test_resume_skips_done_and_repairs_a_torn_line(tmp_path):
     assert (again.solved, again.skipped, again.ok) == (0, 8, 8)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE as on Linux")
+def test_a_full_disk_stops_the_run_in_one_line_and_it_resumes(tmp_path):
+    """Writes that fail (a file size limit: as a full disk, EFBIG for ENOSPC) stop the run
+    with one line naming the output; the next run cuts off the torn line and finishes."""
+    import resource
+    puzzles = _puzzles("full-disk", 6, tricks=(3,))
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _write(src, puzzles)
+    limit = 1000        # bytes: a few results, the last one torn
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    r = subprocess.run(_atout_cmd("batch", str(src), "-o", str(out), "--workers", "2",
+                                  "--tt-mb", str(TT), "--quiet"), preexec_fn=small_disk,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr == f"atout: cannot write {out}: File too large\n"
+    assert out.stat().st_size == limit
+    report = solve_all(src, out, workers=2, tt_mb=TT)
+    assert report.repaired and report.skipped + report.solved == 6
+    assert sorted(r["id"] for r in _results(out)) == [p["id"] for p in puzzles]
+
+
+def test_an_output_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_path):
+    """-o a file of positions (not results), a text whose one line lacks its newline, a
+    device, a pipe, a folder: refused naming -o and why, before anything is read to the end
+    or changed (the torn last line of a genuine results file is still cut off: above)."""
+    import resource
+    puzzles = _puzzles("not-results", 2, tricks=(3,))
+    src = tmp_path / "in.jsonl"
+    _write(src, puzzles)
+    one_result = json.dumps(solve_all(puzzles[:1], workers=1, tt_mb=TT).results[0])
+    files = {"positions.jsonl": src.read_text(),
+             "no-newline.jsonl": json.dumps(puzzles[0]),           # a whole line, not torn
+             "text.txt": "hello",
+             "a-result-then-junk.jsonl": one_result + "\n\nnot json\n",
+             "a-position-torn.jsonl": one_result + "\n" + json.dumps(puzzles[1])[:-1]}
+    for name, text in files.items():
+        out = tmp_path / name
+        out.write_text(text)
+        with pytest.raises(BatchError, match=f"^-o {out}: line [123] is not a result line"):
+            solve_all(src, out, workers=1, tt_mb=TT)
+        assert out.read_text() == text, name
+
+    def small_memory():     # were /dev/zero read to its end, a MemoryError, not the machine's
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    for out in ("/dev/full", "/dev/zero", "/dev/stdout", str(tmp_path)):
+        r = subprocess.run(_atout_cmd("batch", str(src), "-o", out, "--quiet"),
+                           capture_output=True, text=True, timeout=60, preexec_fn=small_memory)
+        assert r.returncode == 2 and r.stdout == "", (out, r.stderr)
+        assert r.stderr.startswith(f"atout: -o {out}: not a regular file;"), (out, r.stderr)
+
+
 def test_missing_and_duplicate_ids(tmp_path):
     p = _puzzles("dups", 4)
     anon = [dict(p[0]), dict(p[1])]
