@@ -45,7 +45,7 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -99,6 +99,11 @@ def _invalid(field: str, reason: str) -> HttpError:
     return HttpError(422, "invalid", field, reason)
 
 
+def _gone() -> HttpError:
+    """The client closed its connection: logged as 499 (nginx's "client closed request")."""
+    return HttpError(499, "gone", None, "the client went away")
+
+
 def _unauthenticated() -> HttpError:
     return HttpError(401, "unauthenticated", "Authorization",
                      "a bearer token is required (Authorization: Bearer <token>)")
@@ -146,11 +151,14 @@ async def _read_json(request: Request) -> dict:
         raise HttpError(413, "too_large", "body",
                         f"a request body may hold at most {MAX_BODY_BYTES} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise HttpError(413, "too_large", "body",
-                            f"a request body may hold at most {MAX_BODY_BYTES} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                raise HttpError(413, "too_large", "body",
+                                f"a request body may hold at most {MAX_BODY_BYTES} bytes")
+    except ClientDisconnect:    # closed before the whole body: as a client gone mid-search
+        raise _gone() from None
     try:
         obj = decode_json(body)
     except PositionError as e:  # the command line's decoder: the same reasons
@@ -411,11 +419,12 @@ class HttpApi:
             _check_keys(obj, ("position", "seat", "samples", "seed", "time_limit", "slot"))
             raw, pos = _position(obj)
             time_limit = self._time_limit(obj)
+            slot = _slot(obj)   # before the job: a coroutine made and then refused is never run
             job = self._advice(raw, seat=_option(obj, "seat", None, options.seat, pos.seats),
                                samples=_option(obj, "samples", DEFAULT_SAMPLES, options.samples),
                                seed=_option(obj, "seed", None, options.seed),
                                time_limit=time_limit)
-            _, _, status, _, advice = await self._search(request, _slot(obj), "advise", raw, {},
+            _, _, status, _, advice = await self._search(request, slot, "advise", raw, {},
                                                          job=job)
             result = advice.to_json()
             if status == "limit":
@@ -470,7 +479,7 @@ class HttpApi:
             if self.draining:
                 raise HttpError(503, "unavailable", None, "the server is shutting down")
             if gone.done() and not gone.cancelled():
-                raise HttpError(499, "gone", None, "the client went away")
+                raise _gone()
             raise HttpError(409, "replaced", "slot", "a newer request took this slot")
         try:
             answer = search.result()
@@ -544,7 +553,7 @@ def load_deals(path: str) -> tuple[list[dict], list[str]]:
         whole: Any = json.loads(text)
         lines = whole if isinstance(whole, list) else [whole]
         records = [(i + 1, x) for i, x in enumerate(lines)]
-    except ValueError:
+    except (ValueError, RecursionError):    # not one JSON value: JSON Lines
         records = []
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
@@ -553,6 +562,8 @@ def load_deals(path: str) -> tuple[list[dict], list[str]]:
                 records.append((n, json.loads(line)))
             except ValueError as e:
                 problems.append(f"line {n}: json: not valid JSON ({str(e)[:60]})")
+            except RecursionError:          # as atout validate says it
+                problems.append(f"line {n}: json: not valid JSON: nested too deeply")
     for n, obj in records:
         try:
             parse_position(obj)

@@ -125,6 +125,20 @@ def test_atout_view_refuses_an_id_that_is_not_unicode(tmp_path):
     assert problems == ["line 1: id: must be Unicode text (it holds a lone surrogate)"]
 
 
+def test_atout_view_refuses_json_nested_too_deeply_as_validate_does(tmp_path):
+    """A line of 100,000 "[" (the whole file, or one line of it): refused as `atout validate`
+    refuses it, not a RecursionError."""
+    from atout.server.http import load_deals
+    deep = "[" * 100000
+    for text, number in ((deep + "\n", 1), (json.dumps(P) + "\n" + deep + "\n", 2)):
+        path = tmp_path / "deals.jsonl"
+        path.write_text(text)
+        deals, problems = load_deals(str(path))
+        assert problems == [f"line {number}: json: not valid JSON: nested too deeply"]
+        assert deals == ([P] if number == 2 else [])
+    assert cli_verdict(deep.encode()) == ("json", "not valid JSON: nested too deeply")
+
+
 # -- 4: one verdict per input, whichever endpoint ------------------------------------------------
 
 def test_an_integer_id_past_64_bits_is_refused_by_every_interface(service, client):

@@ -217,6 +217,46 @@ def test_only_json_bodies_are_taken(client):
     assert r.status_code == 415 and r.json()["field"] == "Content-Type"
 
 
+def test_a_client_gone_before_its_whole_body_is_a_499_in_one_line(caplog):
+    """`Content-Length: 1000`, a part of the body, then the connection closed: logged as a
+    client gone mid-search (499), one line, no traceback."""
+    import asyncio
+    api = HttpApi(None, workers=1)      # no search runs: no pool needed
+    messages = [{"type": "http.request", "body": b'{"position": ', "more_body": True},
+                {"type": "http.disconnect"}]
+    sent = []
+
+    async def receive():
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": "/api/solve",
+             "raw_path": b"/api/solve", "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json"), (b"content-length", b"1000")],
+             "client": ("127.0.0.1", 5), "server": ("127.0.0.1", 80)}
+    with caplog.at_level("INFO", logger="atout.server"):
+        asyncio.run(api.app(scope, receive, send))
+    assert sent[0]["status"] == 499
+    assert [(r.levelname, r.getMessage().rsplit(" ", 2)[::2]) for r in caplog.records] == \
+        [("INFO", ["HTTP /api/solve", "499"])]
+    assert not any(r.exc_info for r in caplog.records)
+
+
+def test_a_bad_slot_is_refused_before_any_search_is_made(client):
+    """An advice's job is a coroutine: made before its slot was refused, it was never run
+    (a RuntimeWarning in the log)."""
+    import gc
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for slot in ("", 7, "x" * 101):
+            r = client.post("/api/advise", json={"position": GOOD, "slot": slot})
+            assert r.status_code == 422 and r.json()["field"] == "slot"
+        gc.collect()
+    assert not [w for w in caught if "never awaited" in str(w.message)]
+
+
 def test_only_the_package_files_are_served(client):
     r = client.get("/")
     assert r.status_code == 200 and "<title>atout" in r.text
