@@ -9,14 +9,13 @@ to the server through :class:`Gate`, which wraps each of them:
   :class:`BadMessage`, answered INVALID_ARGUMENT (naming the request type, with a
   ``google.rpc.BadRequest`` on the field ``request``) and one log line;
 - with a token (``--token-file``), a call whose ``authorization`` metadata is not
-  ``Bearer <token>`` (compared in constant time) is answered UNAUTHENTICATED and one log
-  line, before its request is looked at — except the health service, which load balancers
-  and orchestrators call without credentials.
+  ``Bearer <token>`` (the scheme in any case, the token compared in constant time) is
+  answered UNAUTHENTICATED and one log line, before its request is looked at — except
+  the health service, which load balancers and orchestrators call without credentials.
 """
 
 from __future__ import annotations
 
-import hmac
 import inspect
 import logging
 
@@ -26,6 +25,8 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from atout.printable import printable
+
+from .security import bearer_ok
 
 log = logging.getLogger("atout.server")
 
@@ -153,4 +154,4 @@ class Gate:
             if key == "authorization":
                 sent = value.encode("utf-8", "replace") if isinstance(value, str) else value
                 break
-        return hmac.compare_digest(sent, b"Bearer " + self.token)
+        return bearer_ok(sent, self.token)

@@ -9,6 +9,7 @@ failed handshake later.
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import ssl
 from dataclasses import dataclass
@@ -85,6 +86,13 @@ def load_token(path: str | None) -> bytes | None:
         raise SecurityError(f"token file {path}: the token must be printable ASCII "
                             f"without spaces")
     return token
+
+
+def bearer_ok(sent: bytes, token: bytes) -> bool:
+    """Whether ``sent`` (an ``authorization`` value) is ``Bearer <token>``: the scheme in any
+    case (RFC 7235 section 2.1), the token compared in constant time."""
+    scheme, _, credentials = sent.partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(credentials, token)
 
 
 def is_loopback(host: str) -> bool:

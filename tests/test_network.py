@@ -116,6 +116,25 @@ def test_tls_and_the_token_over_grpc(pki, tls_service):
     assert len(lines) >= 5
 
 
+def test_the_bearer_scheme_is_taken_in_any_case(pki, tls_service):
+    """RFC 7235 section 2.1: the scheme is case-insensitive; the token itself is not."""
+    credentials = grpc.ssl_channel_credentials(pki["ca"].read_bytes())
+    method = "/atout.v1.Solver/Solve"
+    request = pb.SolveRequest(position=convert.position_message(SMALL)).SerializeToString()
+    for scheme in ("bearer", "BEARER", "bEaReR"):
+        reply = raw_call(tls_service.address, method, request, credentials=credentials,
+                         metadata=(("authorization", f"{scheme} {TOKEN}"),))
+        assert pb.SolveResult.FromString(reply).status == pb.STATUS_OK
+        r = httpx.post(tls_service.url + "/api/validate", json={"position": SMALL},
+                       verify=_trust(str(pki["ca"])), timeout=30,
+                       headers={"Authorization": f"{scheme} {TOKEN}"})
+        assert r.status_code == 200 and r.json()["ok"], r.text
+    with pytest.raises(grpc.RpcError) as e:
+        raw_call(tls_service.address, method, request, credentials=credentials,
+                 metadata=(("authorization", f"bearer {TOKEN.upper()}"),))
+    assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
 def test_tls_and_the_token_over_http(pki, tls_service):
     assert tls_service.url.startswith("https://127.0.0.1:")
     url, ca = tls_service.url, str(pki["ca"])
@@ -124,7 +143,7 @@ def test_tls_and_the_token_over_http(pki, tls_service):
                    headers={"Authorization": f"Bearer {TOKEN}"})
     assert r.status_code == 200 and r.json()["status"] == "ok"
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN},
-                    {"Authorization": f"bearer {TOKEN}"}):
+                    {"Authorization": f"Bearer  {TOKEN}"}, {"Authorization": f"Basic {TOKEN}"}):
         for path in ("/api/solve", "/api/validate", "/api/advise"):
             r = httpx.post(url + path, json=body, verify=_trust(ca), timeout=30, headers=headers)
             assert r.status_code == 401 and r.json()["field"] == "Authorization", r.text
