@@ -232,6 +232,17 @@ def whole_number(minimum: int, maximum: int | None = None):
     return parse
 
 
+def server_address(text: str) -> str:
+    """An argparse type: ``HOST:PORT`` (``[IPv6]:PORT`` too) with a port of 1 to 65535,
+    checked here: gRPC would take an empty target, and a port past 65535 wraps."""
+    host, colon, port = text.rpartition(":")
+    if not colon or not host.strip("[] ") or not (port.isascii() and port.isdigit()):
+        raise argparse.ArgumentTypeError(f"must be HOST:PORT, not {text!r}")
+    if not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"the port must be 1 to 65535, not {port}")
+    return text
+
+
 def add_workers_option(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--workers", type=whole_number(1, options.MAX_WORKERS), metavar="N",
                    help=f"{help} (at most {options.MAX_WORKERS})")

@@ -99,6 +99,18 @@ def _read(path: str, what: str) -> bytes:
         raise ValueError(f"cannot read {what} {path}: {e.strerror}") from None
 
 
+#: what every PEM certificate file holds; gRPC would only fail the connection (UNAVAILABLE)
+PEM_CERTIFICATE = b"-----BEGIN CERTIFICATE-----"
+
+
+def _read_certificate(path: str, what: str) -> bytes:
+    data = _read(path, what)
+    if PEM_CERTIFICATE not in data:
+        raise ValueError(f"{what} {path} is not a PEM certificate "
+                         f"(no {PEM_CERTIFICATE.decode()} line)")
+    return data
+
+
 def _advice_options(request, samples, seed, time_limit) -> None:
     """An advice's options through atout.options' checks (a PositionError names the field)."""
     if samples is not None:
@@ -128,9 +140,10 @@ class Client:
             raise ValueError("client_cert and client_key go together")
         if tls or tls_ca is not None or client_cert is not None:
             credentials = grpc.ssl_channel_credentials(
-                root_certificates=_read(tls_ca, "CA file") if tls_ca else None,
+                root_certificates=_read_certificate(tls_ca, "CA file") if tls_ca else None,
                 private_key=_read(client_key, "client key") if client_key else None,
-                certificate_chain=_read(client_cert, "client certificate") if client_cert else None)
+                certificate_chain=(_read_certificate(client_cert, "client certificate")
+                                   if client_cert else None))
             self.channel = grpc.secure_channel(target, credentials, options=channel_options)
         else:
             self.channel = grpc.insecure_channel(target, options=channel_options)

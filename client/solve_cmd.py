@@ -6,7 +6,7 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import add_search_options, add_threads_option
+    from .cli import add_search_options, add_threads_option, server_address
 
     p = sub.add_parser("solve", help="solve positions double dummy (JSON Lines in and out)")
     p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
@@ -15,7 +15,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--text", action="store_true",
                    help="the result in words (who makes the contract, the scores, the best cards)")
     p.add_argument("--ascii", action="store_true", help="with --text: suits as letters, no symbols")
-    p.add_argument("--server", metavar="HOST:PORT",
+    p.add_argument("--server", metavar="HOST:PORT", type=server_address,
                    help="solve on an `atout serve` there instead of here (the same output)")
     remote = p.add_argument_group("with --server")
     remote.add_argument("--tls-ca", metavar="FILE",
@@ -31,7 +31,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
 
 
 def run(args) -> int:
-    if args.server:
+    if args.server is not None:
         return run_remote(args)
     from .cli import UsageError
     for option in ("tls_ca", "tls_cert", "tls_key", "token_file"):
@@ -109,6 +109,8 @@ def run_remote(args) -> int:
 
     if args.tt_mb is not None:
         raise UsageError("--tt-mb belongs to the server (atout serve --tt-mb), not to --server")
+    if (args.tls_cert is None) != (args.tls_key is None):   # named as here, not as Client's
+        raise UsageError("--tls-cert and --tls-key go together")
     token = None
     if args.token_file is not None:
         from atout.server.security import SecurityError, load_token

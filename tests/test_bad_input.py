@@ -647,3 +647,41 @@ def test_cli_main_in_process(capsys):
         sys.stdin = stdin
     err = capsys.readouterr().err
     assert err.startswith("line 2: json: ")
+
+
+@pytest.mark.parametrize("server, reason", [
+    ("", "must be HOST:PORT, not ''"),
+    ("127.0.0.1", "must be HOST:PORT"),
+    (":50051", "must be HOST:PORT"),
+    ("[]:50051", "must be HOST:PORT"),
+    ("localhost:", "must be HOST:PORT"),
+    ("localhost:http", "must be HOST:PORT"),
+    ("127.0.0.1:99999", "the port must be 1 to 65535, not 99999"),   # would wrap
+    ("127.0.0.1:0", "the port must be 1 to 65535, not 0"),
+])
+def test_cli_solve_refuses_a_bad_server_address(server, reason):
+    code, out, err = run_cli(["solve", "--server", server], (_good_lines(1)[0] + "\n").encode())
+    assert code == 2 and out == ""
+    assert f"atout solve: error: argument --server: {reason}" in err.splitlines()[-1], err
+
+
+def test_good_server_addresses_are_taken():
+    from atout.client.cli import server_address
+    for text in ("127.0.0.1:50051", "localhost:1", "[::1]:65535", "solver.example:443"):
+        assert server_address(text) == text
+
+
+def test_cli_solve_names_its_own_tls_options(tmp_path):
+    """Refused before any connection, with the command line's option names (not the
+    Python client's arguments, nor gRPC's UNAVAILABLE for a CA file it cannot use)."""
+    not_pem = tmp_path / "ca.txt"
+    not_pem.write_text("not a certificate\n")
+    data = (_good_lines(1)[0] + "\n").encode()
+    server = ["solve", "--server", "127.0.0.1:1"]
+    for half in (["--tls-cert", str(not_pem)], ["--tls-key", str(not_pem)]):
+        code, out, err = run_cli([*server, *half], data)
+        assert (code, out, err) == (2, "", "atout: --tls-cert and --tls-key go together\n")
+    code, out, err = run_cli([*server, "--tls-ca", str(not_pem)], data)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"atout: CA file {not_pem} is not a PEM certificate"), err
+    assert "UNAVAILABLE" not in err
