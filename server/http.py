@@ -44,9 +44,8 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from atout import options
@@ -221,20 +220,6 @@ async def _internal(request: Request, error: Exception) -> Response:
     return Json({"error": "internal", "reason": type(error).__name__}, 500)
 
 
-async def _not_routed(request: Request, error: HTTPException) -> Response:
-    """A path no route has (404) or a method its route does not take (405): under /api/,
-    JSON naming what was wrong, as every other API answer; elsewhere Starlette's text."""
-    if not (request.url.path + "/").startswith("/api/"):
-        return PlainTextResponse(error.detail, error.status_code, headers=error.headers)
-    if error.status_code == 405:
-        allowed = sorted((error.headers or {}).get("Allow", "").split(", "))  # from a set
-        body = HttpError(405, "method_not_allowed", "method",
-                         f"must be {' or '.join(allowed)}").body
-    else:
-        body = HttpError(404, "not_found", "path", "no such API endpoint").body
-    return Json(body, error.status_code, headers=error.headers)
-
-
 class _OneLine:
     """The outermost ASGI layer: an error that escaped everything else (Starlette has
     answered it with :func:`_internal` and re-raised it) is logged in one line instead of
@@ -284,7 +269,7 @@ class HttpApi:
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
-            exception_handlers={Exception: _internal, 404: _not_routed, 405: _not_routed}))
+            exception_handlers={Exception: _internal}))
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app):
