@@ -176,6 +176,10 @@ def _not_results(path: str, reason: str) -> BatchError:
                       f"with, or a new path")
 
 
+def _not_result_line(path: str, number: int) -> BatchError:
+    return _not_results(path, f"line {number} is not a result line of atout batch")
+
+
 def _open_results(path: str):
     """The output opened to read and cut (None: not there yet); a device, a pipe or a folder
     is refused before it is read (/dev/zero would never end)."""
@@ -198,7 +202,7 @@ def _whole_results(path: str, data: bytes) -> list[tuple[bytes, dict]]:
             continue
         obj = _result(raw)
         if obj is None:
-            raise _not_results(path, f"line {number} is not a result line of atout batch")
+            raise _not_result_line(path, number)
         results.append((raw, obj))
     return results
 
@@ -213,7 +217,7 @@ def _check_torn(path: str, tail: bytes, number: int) -> None:
             json.loads(tail)
         except (ValueError, RecursionError):
             return          # cut short: torn
-    raise _not_results(path, f"line {number} is not a result line of atout batch")
+    raise _not_result_line(path, number)
 
 
 def _read_done(path: str) -> tuple[dict, dict, bool, int]:
