@@ -25,7 +25,8 @@ card (issue 50: a paired standard error 0.21 against 12.19 for the card alone).
 are solved.  At a look the advice stops when the recommended card is ahead of every
 other with the asked confidence: ``certainty`` = 1 − the sum of the other cards'
 ``p_better`` (a lower bound of the probability that none is better) at least
-``confidence``; a card equal to it in every draw so far blocks nothing.  At least
+``confidence``; a card equal to it in every draw so far blocks nothing, and cards equal
+to each other in every draw count once.  At least
 :data:`MIN_DRAWS` draws first: too few draws make the t model unreliable.
 
 **Cards far behind are dropped.**  At a look, a card whose ``p_better`` is below
@@ -388,7 +389,11 @@ class Race:
                 else:
                     better = t_sf(mean / se, m - 1)
                 rows[i]["p_better"] = better
-                total += better
+                # a card equal to one counted already in every draw (two small cards of a
+                # suit, most often) is the same event: counted once
+                if not any(j != rec and p.pn[i][j] == m == p.n[j] and p.pq[i][j] == 0
+                           for j in range(i)):
+                    total += better
         certainty = None if n < 2 else max(0.0, 1.0 - total)
         return {"rec": rec, "best": best, "certainty": certainty, "rows": rows}
 

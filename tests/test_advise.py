@@ -433,3 +433,20 @@ def test_a_failing_draw_fails_the_advice_without_a_hang(monkeypatch):
     monkeypatch.setattr(advice_module, "solve_cards", failing)
     with pytest.raises(RuntimeError, match="a bug"):
         advise(_eight_tricks(), samples=40, seed=1, workers=2)
+
+
+def test_a_draw_left_alone_gets_the_idle_cores(monkeypatch):
+    """One draw and four workers: the three with nothing to begin give their cores to the
+    draw's searches (threads under one search)."""
+    import atout.solver.advise as advice_module
+    real, seen = advice_module.solve_cards, []
+
+    def watching(*args, threads=None, **kwargs):
+        deadline = time.monotonic() + 30
+        while threads() == 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen.append(threads())
+        return real(*args, threads=threads, **kwargs)
+    monkeypatch.setattr(advice_module, "solve_cards", watching)
+    a = advise(_eight_tricks(), samples=1, seed=1, workers=4)
+    assert a.solved == 1 and seen == [4]

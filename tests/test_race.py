@@ -179,3 +179,19 @@ def test_deals_drawn_again_count_again():
     jobs = _run(race, lambda i, c: len(c) + i % 3)
     assert len(jobs) == len(set(race.draws.order)) <= 4
     assert race.prefix == 1000 and race.pairs.draws == 1000
+
+
+def test_cards_equal_to_each_other_count_once():
+    """Two cards equal to each other in every draw (not to the best) are one event in
+    the certainty: their p_better counts once."""
+    pos = _position()
+    race = Race(pos, samples=10, seed=8, confidence=1)
+    a, b, c = race.cards[:3]
+    rng = random.Random(3)
+    noise = [rng.randrange(-6, 7) for _ in range(10)]
+    _run(race, lambda i, card: race.sign * (10 if card == a else 8 + noise[i] if card in (b, c) else -40))
+    s = race.summary()
+    rows = s["rows"]
+    assert rows[1]["p_better"] == rows[2]["p_better"] > 0.001
+    others = sum(r["p_better"] for k, r in enumerate(rows) if k > 2)
+    assert s["certainty"] == pytest.approx(1 - rows[1]["p_better"] - others)
