@@ -40,7 +40,7 @@ from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS
 from atout.position import Position, parse_position
 from atout.scoring import made_threshold
 
-from . import MAX_THREADS, ask_made, make_engine, _known
+from . import MAX_THREADS, ask_made, default_tt_mb, make_engine, _known
 from .cancel import Cancel
 from .params import card_of_code
 from .race import AGAIN, DEFAULT_CONFIDENCE, WAIT, Draws, Race
@@ -72,14 +72,28 @@ class CardValues:
     nodes: int = 0
 
 
+#: the table of a drawn deal's search when none is asked (MB): the solver's own size for
+#: that many cards, at most this, and never growing (a single search may grow its table
+#: to 4 GB; an advice runs one search per core, each a drawn deal from 12 tricks out at
+#: most, which 256 MB holds: docs/search.md, "Memory")
+DRAW_TT_MB = 256
+
+
+def draw_tt_mb(position: Position) -> int:
+    """The table size (MB) of a drawn deal's search at ``position``: see DRAW_TT_MB."""
+    tricks_left = position.rules.hand_size - len(position.played) // position.seats
+    return min(DRAW_TT_MB, default_tt_mb(tricks_left, position.seats))
+
+
 def solve_cards(position: Position, *, cards=None, time_limit: float | None = None,
                 cancel: Cancel | None = None, tt_mb: int | None = None, cancels=(),
                 threads: Callable[[], int] | None = None) -> CardValues:
     """The value of each legal card of the seat to play in ``cards`` (tokens; None: every
     one), double dummy, and the deal's value (the values of ``atout solve --all``
     without the line).  A limit, ``cancel`` or one of ``cancels`` leaves the proven
-    bounds.  ``threads()``: the threads for each next search (default one)."""
-    engine = make_engine(position, tt_mb)
+    bounds.  ``tt_mb``: the table (default :func:`draw_tt_mb`).  ``threads()``: the
+    threads for each next search (default one)."""
+    engine = make_engine(position, tt_mb or draw_tt_mb(position))
     engine.set_limits(0, float(time_limit or 0))
     stops = [c for c in (cancel, *cancels) if c is not None]
     for c in stops:
