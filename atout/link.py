@@ -277,7 +277,7 @@ def decode(payload: str) -> dict:
     r = _Reader(payload)
     version = r.get(6)
     if version != VERSION:
-        raise LinkError("d", f"a link of version {version}: this atout reads version {VERSION}")
+        raise LinkError("d", f"a link of version {version}, made by another atout: this one reads version {VERSION}")
     game = r.choice(3, GAMES, "game")
     seats = SEATS[game]
     first = r.get(3)
