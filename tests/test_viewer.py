@@ -704,7 +704,8 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
     open_deal(phone, index, k)
     wait_solved(phone, k)
     phone.wait_for_selector("#chart svg", timeout=60000)
-    keep_screenshot(phone, tmp_path, f"viewer-{game}-390x844.png")
+    phone.evaluate("window.scrollTo(0, 0)")
+    keep_screenshot(phone, tmp_path, f"viewer-{game}-390x844.png", full_page=False)
     width = PHONE["width"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= width   # no sideways scroll
     # every control on the screen and the one under a tap: buttons, lists, the slider, the

@@ -61,6 +61,10 @@ def _strings(obj):
 def test_from_one_seats_view_only_what_it_could_know(page):
     index, deal, k, seat = _fr5_position()
     answers, searches, stopped = [], [], []
+    # the advice's draws are solved within the page's search time limit: room for a loaded machine
+    page.context.add_init_script("localStorage.setItem('atout-solve-limit', '15')")
+    # and a review of the whole deal that is still running when the view changes
+    page.context.add_init_script("localStorage.setItem('atout-analysis-limit', '120')")
     open_deal(page, index, k)
     wait_solved(page, k)
     page.wait_for_function("state.analysing !== null")           # the review is under way
@@ -95,9 +99,9 @@ def test_from_one_seats_view_only_what_it_could_know(page):
                            arg=k, timeout=60000)
     rows = page.locator("#advice-cards tr[data-card]").all()
     shown = {r.get_attribute("data-card"): float(r.get_attribute("data-mean")) for r in rows}
-    local = advise({**deal, "played": deal["played"][:k]}, samples=50, seed=k, time_limit=5,
+    local = advise({**deal, "played": deal["played"][:k]}, samples=50, seed=k, time_limit=15,
                    tt_mb=TT_MB)
-    assert local.status == "ok"
+    assert local.status == "ok" and page.get_attribute("#advice-status", "data-status") == "ok"
     assert shown == {row["card"]: row["mean"] for row in local.cards}
     recommended = {r.get_attribute("data-card") for r in page.locator("#advice-cards tr.recommended").all()}
     assert recommended == (set(local.best) if len(local.best) < len(local.cards) else set())

@@ -3,7 +3,7 @@
 // server's list by its number (#deal=4&card=49&from=48&whatif=6D), any other deal by
 // itself (#d=<the deal, link.js>&card=…).  "Share" gives the second form for every deal:
 // the link carries the deal, so anyone opening it on an atout viewer sees the same table.
-import { state, $, el } from "./state.js";
+import { state, $ } from "./state.js";
 import { encode } from "./link.js";
 
 function viewPart() {
@@ -66,9 +66,4 @@ export async function copyShare() {
     field.select();
     done.textContent = "Selected: copy it with Ctrl+C (⌘C).";
   }
-}
-
-export function shareNote() {
-  return el("p", "meaning", "The link holds the deal itself, the card shown, the what-if line and the view: " +
-                            "anyone opening it on an atout viewer sees this table.");
 }

@@ -53,7 +53,7 @@ function bestCard() {
 }
 
 // past the end of the line (a puzzle, a what-if): play a best card
-export function continueLine() {
+function continueLine() {
   const best = bestCard();
   if (best) playInstead(best);
 }

@@ -3,7 +3,7 @@
 // the tricks played so far, the points won and the cards outside the hands.  Everything
 // drawn comes from /api/table (server/view.py): the rules are the server's.
 import { state, $, el, plural } from "./state.js";
-import { cardEl, cardName, tokenEl, valueText, signed, meanText } from "./cards.js";
+import { cardEl, cardName, tokenEl, valueText, signed, meanText, isSigned } from "./cards.js";
 import { currentSolve } from "./value.js";
 import { currentAdvice, recommendedCards } from "./seat.js";
 import { go, playInstead } from "./stepping.js";
@@ -143,7 +143,10 @@ function adviceBadge(wrap, card, token, seat) {
   if (!row || row.mean === null) return;
   const rec = recommendedCards(advice).includes(token);
   const a = el("span", "advice-badge" + (rec ? " recommended" : ""));
-  a.append(el("span", "v", "≈" + meanText(row.mean)), el("span", "c", Math.round(100 * row.optimal) + "%"));
+  // on the badge a mean of ten or more is rounded to a whole number (the table has the decimal)
+  const whole = Math.round(row.mean);
+  const mean = Math.abs(row.mean) >= 10 ? (isSigned() && whole > 0 ? "+" : "") + whole : meanText(row.mean);
+  a.append(el("span", "v", "≈" + mean), el("span", "c", Math.round(100 * row.optimal) + "%"));
   a.dataset.mean = row.mean;
   a.title = "seen from seat " + seat + ": mean value " + meanText(row.mean) + " over " + plural(advice.solved, "deal") +
             " drawn, optimal in " + Math.round(100 * row.optimal) + "% of them" + (rec ? " — recommended" : "");
