@@ -91,7 +91,8 @@ export function reviewViewChanged() {
     $("analysis-status").textContent = "";
     return;
   }
-  if (state.analysis && state.analysisLine) drawAnalysis();
+  // the review shown before, if it is of the line shown still; else the line's own
+  if (state.analysis && state.analysisLine && keyOf(state.analysisLine) === keyOf(state.line)) drawAnalysis();
   else reviewLineChanged();
 }
 
