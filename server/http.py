@@ -50,7 +50,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from atout import options
+from atout import options, picture
 from atout.errors import PositionError
 from atout.jsonl import decode_json
 from atout.position import parse_position
@@ -381,8 +381,6 @@ class HttpApi:
 
     async def picture(self, request: Request) -> Response:
         async def work(request, obj):
-            from atout import picture
-
             _check_keys(obj, ("position", "seat", "values"))
             _, pos = _position(obj)
             seat = _option(obj, "seat", None, options.seat, pos.seats)
