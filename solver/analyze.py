@@ -29,11 +29,12 @@ transposition table stays warm:
    runs past its time is left for the next round, whose time per probe is doubled),
    until a quarter of the time is gone — one answer often settles a run of positions,
    and "not made" is cheap to prove in French Tarot (only the taker's cards are refuted);
-3. the cards' judge (:class:`_Judge`), until 55 % of the time: at each card not judged,
+3. the cards' judge (:class:`_Judge`), until 40 % of the time: at each card not judged,
    from the end back, in rounds whose time per probe doubles, "is the card played worth
-   g?" (g its value's guess) and "is another card worth more than that?" — a card proven
-   one of the best, or a mistake, without either value exact; a mistake's bound is then
-   narrowed until its low is 90 % of its high.  A round whose every probe ran out of time
+   t?" and "is another card worth t?" — the cheap side of each value first, then the one
+   dear question that decides — a card proven one of the best, or a mistake, without
+   either value exact; a mistake's bound is then narrowed until its low is 90 % of its
+   high.  A round whose every probe ran out of time
    ends the step: a card as good as the best ties with it, and proving the tie costs what
    the exact value there costs (the walk of steps 1 and 4 does that in the best order);
 4. exact values from where step 1 stopped, back, until a tenth of the time is left;
@@ -70,12 +71,12 @@ from .cancel import Cancel
 from .line import PlayedLine
 from .params import card_of_code, code_of
 
-__all__ = ["Analysis", "analyze"]
+__all__ = ["Analysis", "analyze", "summary"]
 
 #: the shares of a run's time limit where its steps end (see the module's docstring)
 EXACT_FIRST_SHARE = 0.1
 MADE_UNTIL_SHARE = 0.25
-JUDGE_UNTIL_SHARE = 0.55
+JUDGE_UNTIL_SHARE = 0.4
 #: steps 2 and 3: the first time per probe, as a share of the step's time (doubled every
 #: round)
 FIRST_PROBE_SHARE = 1 / 32
@@ -228,6 +229,12 @@ class Analysis:
             self.on_update(changed)
 
 
+def summary(report: dict) -> dict:
+    """What a report says besides its plays: the seats' totals and the start's value."""
+    return {"seats": report["seats"], "start_value": report["start_value"],
+            "start_bounds": report.get("start_bounds"), "made": report["made"]}
+
+
 def _cancelled(cancel: Cancel | None) -> bool:
     return cancel is not None and cancel.is_set()
 
@@ -368,6 +375,7 @@ class _Judge:
         self.played: list[int] = []             # the representative of the card played
         self.maximizing: list[bool] = []
         self.ran_out = False                    # a probe of this round ran out of time
+        self.stride: list[list[int]] = []       # the cheap walks' steps: [played, others]
         # which answer is cheap to prove: 1 "below t" (the maximizing camp has fewer
         # seats, as the French taker's), -1 "t or more", 0 neither (as the engine's walk)
         self.cheap = 0
@@ -377,6 +385,7 @@ class _Judge:
         self.cards.append({rep: list(engine.child_bounds(rep)) for rep in engine.move_codes()})
         self.played.append(next(rep for rep, codes in groups.items() if code in codes))
         self.maximizing.append(engine.maximizing())
+        self.stride.append([1, 1])
 
     # -- what is known ------------------------------------------------------------------
 
@@ -472,9 +481,10 @@ class _Judge:
         (``X``): one of the best when X's high is at most P's low, a mistake when X's low
         is above P's high.  Where one camp has fewer seats, one side of every value is
         cheap to bound (in French Tarot, "below t": only the taker's cards are refuted)
-        and the other dear, the more so the nearer the value.  So each step first walks
-        the cheap bounds of P and X towards their values, MTD(f)-fashion (each fail-soft
-        answer jumps past the values the deal cannot reach), then asks the one dear
+        and the other dear, the more so the nearer the value.  So each step first moves
+        the cheap bounds of P and X towards their values, galloping (each cheap answer
+        doubles the stride; one from the dear side bounds the value and shortens it),
+        then asks the one dear
         question that can decide, as far from the values as the cheap bounds allow: a
         mistake of C points needs a dear probe about C from its value, while a card that
         ties with the best needs one at the value itself — as the exact value does.
@@ -503,12 +513,18 @@ class _Judge:
         # the cheap bounds, in the mover's values: the lows (a yes to "worth t?" is
         # cheap) or the highs (a no is)
         lows = (self.cheap == -1) == up
-        if p0 < p1 and limit():
-            self._played_at_least(engine, index, p0 + 1 if lows else p1)
-            p0, p1, x0, x1 = known()
-        if x0 < x1 and limit():
-            self._others_at_least(engine, index, x0 + 1 if lows else x1)
-            p0, p1, x0, x1 = known()
+        stride = self.stride[k]
+        for which, (lo, hi) in enumerate(((p0, p1), (x0, x1))):
+            if lo < hi and limit():
+                # a gallop from the cheap side: each cheap answer doubles the stride, the
+                # dear one (the value passed) bounds the other side and shortens it
+                t = min(lo + stride[which], hi) if lows else max(hi - stride[which] + 1, lo + 1)
+                ask = self._played_at_least if which == 0 else self._others_at_least
+                if ask(engine, index, t):
+                    n0, n1 = known()[2 * which:2 * which + 2]
+                    cheap_answer = n0 >= t if lows else n1 < t
+                    stride[which] = stride[which] * 2 if cheap_answer else max(1, stride[which] // 4)
+        p0, p1, x0, x1 = known()
         limit()
         if x1 <= p0:
             return                                     # one of the best
