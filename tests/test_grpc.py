@@ -30,6 +30,7 @@ from atout.errors import PositionError
 from atout.position import parse_position
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
+from atout.proto.v1 import solver_pb2_grpc as pb_grpc
 from atout.solver import solve
 from deals import GAMES, random_endgame
 from serving import TT_MB, WORKERS, ServerProcess
@@ -169,23 +170,119 @@ def test_cancel_stops_the_search_in_the_worker(server, client):
     assert server.workers() == workers
 
 
-def test_a_worker_that_dies_is_replaced(server, client):
+def _renewed(server, old: list[int], timeout: float = 60) -> list[int]:
+    """The server's workers once none of ``old`` is among them and they are all there."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = server.workers()
+        if len(now) == len(old) and not set(now) & set(old):
+            return now
+        time.sleep(0.05)
+    raise AssertionError(f"workers not replaced: {server.workers()} (were {old})")
+
+
+def _serving(address: str, timeout: float = 60) -> None:
+    """Waits until the health service says SERVING again."""
+    with grpc.insecure_channel(address) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        deadline = time.monotonic() + timeout
+        while health.Check(health_pb2.HealthCheckRequest(), timeout=5).status != \
+                health_pb2.HealthCheckResponse.SERVING:
+            assert time.monotonic() < deadline, "never SERVING again"
+            time.sleep(0.05)
+
+
+def test_a_search_lost_with_its_worker_runs_again_then_is_unavailable(server, client):
+    """A worker killed under a call: its search runs again on another and the call is answered
+    as if nothing happened; lost a second time: UNAVAILABLE, which clients retry (it was
+    INTERNAL, and the first loss already lost the call).  The pool is whole after each kill."""
+    request = pb.SolveRequest(position=convert.position_message(_hard()), time_limit=1.0)
     victims = server.workers()
-    call = client.stub.Solve.future(pb.SolveRequest(position=convert.position_message(_hard())),
-                                    timeout=30)
+    call = client.stub.Solve.future(request, timeout=60)
     time.sleep(0.3)
     for pid in victims:                    # the one searching among them
         os.kill(pid, signal.SIGKILL)
+    assert call.result().status == pb.STATUS_LIMIT        # run again: its own limit stopped it
+    victims = _renewed(server, victims)
+    _serving(server.address)
+    plain = grpc.insecure_channel(server.address)       # no retries (the Client would retry)
+    call = pb_grpc.SolverStub(plain).Solve.future(request, timeout=60)
+    time.sleep(0.3)
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
+    victims = _renewed(server, victims)   # the search runs again once a new worker is ready
+    _serving(server.address)
+    time.sleep(0.3)
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
     with pytest.raises(grpc.RpcError) as e:
         call.result()
-    assert e.value.code() == grpc.StatusCode.INTERNAL
-    deadline = time.monotonic() + 30
-    while len(set(server.workers()) - set(victims)) != WORKERS and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert len(server.workers()) == WORKERS and not set(victims) & set(server.workers())
+    assert e.value.code() == grpc.StatusCode.UNAVAILABLE, e.value.details()
+    assert "ended (killed by SIGKILL), 2 times" in e.value.details()
+    plain.close()
+    _renewed(server, victims)
     small = _small(random.Random(6), "fr5", 4)
     for p in small:
         _same(client.solve(p, timeout=30), solve(p, tt_mb=TT_MB))
+    assert not any("INTERNAL" in l or "exit code None" in l for l in server.log_lines())
+
+
+def test_a_call_as_an_idle_worker_dies_is_answered(server, client):
+    """Calls sent just as every (idle) worker is killed: each waits for a new worker and is
+    answered (they were INTERNAL, though they never ran)."""
+    p = _small(random.Random(8), "fr4")[0]
+    for _ in range(3):
+        victims = server.workers()
+        for pid in victims:
+            os.kill(pid, signal.SIGKILL)
+        _same(client.solve(p, timeout=60), solve(p, tt_mb=TT_MB))
+        _renewed(server, victims)
+
+
+def test_the_pool_heals_when_replacements_die_before_they_are_ready(tmp_path):
+    """The only worker killed, then each replacement killed within milliseconds of its start,
+    three times: the pool tries again (with a pause that grows) until one lives, health and
+    /api/health say NOT_SERVING meanwhile, a call made then is answered UNAVAILABLE at once
+    (none waits for a worker that may not come) or once a worker is back, and the server
+    serves on with its one worker (it stayed at 0 for good, health SERVING)."""
+    s = ServerProcess(tmp_path, worker_count=1, http=True)
+    try:
+        import httpx
+        channel = grpc.insecure_channel(s.address)
+        health = health_pb2_grpc.HealthStub(channel)
+        seen = set()
+        (victim,) = s.workers()
+        os.kill(victim, signal.SIGKILL)
+        killed = 1
+        deadline = time.monotonic() + 60
+        while killed < 4 and time.monotonic() < deadline:
+            fresh = [pid for pid in s.workers() if pid != victim]
+            if fresh:                               # a replacement: killed before it is ready
+                victim = fresh[0]
+                os.kill(victim, signal.SIGKILL)
+                killed += 1
+                seen.add(health.Check(health_pb2.HealthCheckRequest(), timeout=5).status)
+                seen.add(httpx.get(s.url + "/api/health", timeout=5).status_code)
+            time.sleep(0.002)
+        assert killed == 4
+        assert health_pb2.HealthCheckResponse.NOT_SERVING in seen and 503 in seen
+        with Client(s.address) as c:
+            p = _small(random.Random(3), "fr3")[0]
+            try:
+                c.solve(p, timeout=60)
+            except ServiceError as e:
+                assert e.code == grpc.StatusCode.UNAVAILABLE, e
+        _serving(s.address)
+        assert httpx.get(s.url + "/api/health", timeout=5).json() == {"status": "serving"}
+        assert len(s.workers()) == 1
+        with Client(s.address) as c:
+            _same(c.solve(p, timeout=60), solve(p, tt_mb=TT_MB))
+        channel.close()
+        log = s.log_text()
+        assert "ended before it was ready: trying again" in log
+        assert "Traceback" not in log and "never retrieved" not in log
+    finally:
+        assert s.stop() == 0
 
 
 # -- health, reflection ------------------------------------------------------------------------

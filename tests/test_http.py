@@ -239,8 +239,9 @@ def test_a_client_gone_before_its_whole_body_is_a_499_in_one_line(caplog):
     with caplog.at_level("INFO", logger="atout.server"):
         asyncio.run(api.app(scope, receive, send))
     assert sent[0]["status"] == 499
-    assert [(r.levelname, r.getMessage().rsplit(" ", 2)[::2]) for r in caplog.records] == \
-        [("INFO", ["HTTP /api/solve", "499"])]
+    assert [(r.levelname, r.getMessage().split(" ")[:5:]) for r in caplog.records] == \
+        [("INFO", ["HTTP", "POST", "/api/solve", "peer=127.0.0.1", "id=-"])]
+    assert caplog.records[0].getMessage().endswith("s 499")
     assert not any(r.exc_info for r in caplog.records)
 
 

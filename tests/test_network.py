@@ -326,7 +326,9 @@ def test_limits_unit():
     small = Limits(max_time_limit=5.0, max_tt_mb=32)
     assert small.time_limit(None) == 5.0 and small.time_limit(9.0) == 5.0
     assert small.time_limit(5.0) == 5.0 and small.time_limit(0.5) == 0.5
-    assert Limits().time_limit(None) is None
+    # every bound on by default (a request with no limit, no deadline, gets 120 s)
+    assert Limits().time_limit(None) == 120.0 and Limits().time_limit(7.0) == 7.0
+    assert (Limits().max_positions, Limits().max_samples) == (1000, 1000)
     endgame, whole = SMALL, HARD
     assert small.tt_mb(None, endgame) == 16        # the default, already below
     assert small.tt_mb(None, whole) == 32           # 4096 by default, lowered
@@ -338,7 +340,7 @@ def test_limits_unit():
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory):
     s = Service(tmp_path_factory.mktemp("limits"), "--max-time-limit", "1.5",
-                "--max-positions", "3", "--max-tt-mb", "32")
+                "--max-positions", "3", "--max-tt-mb", "32", "--max-samples", "5")
     yield s
     assert s.stop() == 0
     assert "Traceback" not in s.log_text()
@@ -361,6 +363,12 @@ def test_max_time_limit_and_max_positions(limited):
         with pytest.raises(ServiceError) as e:
             list(c.advise_batch([SMALL] * 4, samples=2, timeout=60))
         assert e.value.violations[0][0] == "positions" and "--max-positions" in e.value.details
+        with pytest.raises(ServiceError) as e:
+            c.advise(SMALL, samples=6, timeout=60)
+        assert e.value.violations[0][0] == "samples" and "--max-samples" in e.value.details
+    r = httpx.post(limited.url + "/api/advise", json={"position": SMALL, "samples": 6},
+                   timeout=60)
+    assert r.status_code == 422 and r.json()["field"] == "samples"
     r = httpx.post(limited.url + "/api/solve", json={"position": HARD, "time_limit": 100},
                    timeout=60)
     assert r.status_code == 200 and r.json()["status"] == "limit"
