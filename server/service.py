@@ -220,8 +220,8 @@ class SolverService(pb_grpc.SolverServicer):
 
 def _position(msg: pb.Position, prefix: str) -> dict:
     """The position object of ``msg``, checked by the rules (Refusal if refused)."""
-    obj = convert.position_object(msg)
     try:
+        obj = convert.position_object(msg)
         parse_position(obj)
     except PositionError as e:
         raise _invalid([(prefix + e.field, e.reason)]) from None

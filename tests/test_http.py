@@ -378,6 +378,17 @@ def test_serve_http_next_to_grpc_on_one_pool(tmp_path):
             answer = server.raw(_request(path, b"", "GET"))
             assert answer.startswith(b"HTTP/1.1 404"), (path, answer[:80])
             assert b"import" not in answer
+
+        # a body over the limit, chunked or not: its client reads the 413 (it read a reset)
+        import httpx
+
+        def chunks():
+            for _ in range(256):
+                yield b" " * 4096
+        for content in (chunks(), b" " * (1 << 20)):
+            r = httpx.post(server.url + "/api/solve", content=content, timeout=30,
+                           headers={"Content-Type": "application/json"})
+            assert r.status_code == 413 and r.json()["field"] == "body"
     finally:
         assert server.stop() == 0
     log = server.log_path.read_text()

@@ -24,7 +24,8 @@ from atout.proto.v1 import solver_pb2_grpc as pb_grpc
 from atout.server.limits import Limits
 from atout.server.security import exposure_warnings
 from deals import random_endgame
-from interfaces import Service
+from interfaces import Service, cli
+from serving import ServerProcess
 
 httpx = pytest.importorskip("httpx")
 certs = pytest.importorskip("certs")   # needs the cryptography package
@@ -244,6 +245,23 @@ def test_serving_on_every_address_warns_at_start(tmp_path):
         assert s.stop() == 0
 
 
+def test_serving_on_the_ipv6_loopback(tmp_path):
+    """`atout serve --host ::1`: both ports on [::1] (gRPC refused the address unbracketed)."""
+    import socket
+    try:
+        socket.create_server(("::1", 0), family=socket.AF_INET6).close()
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    s = ServerProcess(tmp_path, worker_count=1, http=True, host="::1")
+    try:
+        assert s.address.startswith("[::1]:") and s.url.startswith("http://[::1]:")
+        with Client(s.address) as c:
+            assert c.solve(SMALL, timeout=30).status == "ok"
+        assert httpx.get(s.url + "/api/health", timeout=10).json() == {"status": "serving"}
+    finally:
+        assert s.stop() == 0
+
+
 # -- bad messages ------------------------------------------------------------------------------
 
 def _varint(n: int) -> bytes:
@@ -318,6 +336,24 @@ def test_bad_messages_are_invalid_argument_with_one_log_line(plain):
         assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert _error(e.value).field.startswith("contract")
         assert c.solve(SMALL, timeout=30).status == "ok"        # and serving on
+
+
+def test_an_empty_object_or_a_value_with_no_kind_is_not_read_as_not_given(plain):
+    """`"counting": {}` in an at4 contract: the command line refuses it, and so does the
+    server, whether the message carries an empty object or a Value with no kind (the
+    client's conversion sent the latter, which the server read as null: "not given")."""
+    at4 = random_endgame(random.Random("counting"), "at4", 2)
+    obj = {**at4, "contract": {**at4["contract"], "counting": {}}}
+    code, out, err = cli(["solve"], (json.dumps(obj) + "\n").encode())
+    assert code == 1 and "contract.counting" in err
+    assert convert.position_message(obj).contract.fields["counting"].HasField("struct_value")
+    no_kind = convert.position_message(at4)
+    no_kind.contract.fields["counting"].Clear()
+    for message in (convert.position_message(obj), no_kind):
+        with Client(plain.address) as c, pytest.raises(grpc.RpcError) as e:
+            c.stub.Solve(pb.SolveRequest(position=message), timeout=30)
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert _error(e.value).field == "contract.counting", e.value.details()
 
 
 # -- limits per request at their edge ------------------------------------------------------------
