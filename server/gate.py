@@ -48,8 +48,9 @@ OPEN_SERVICES = ("grpc.health.v1.Health",)
 #: the calls a drain refuses and waits for (health Watch streams never end by themselves)
 DRAINED_SERVICES = ("atout.v1.Solver",)
 #: a call cancelled this close to its deadline (or past it) is logged DEADLINE_EXCEEDED: the
-#: client's own deadline cancels it a little before the server's copy of the deadline runs out
-DEADLINE_SLACK = 0.25
+#: client's own deadline cancels it before the server's copy runs out — by as long as a
+#: loaded server took to read the call (the copy starts then)
+DEADLINE_SLACK = 0.5
 
 
 class Refusal(Exception):
