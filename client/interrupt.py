@@ -55,7 +55,7 @@ class Searches:
     ``answers()`` runs one search per input line, the bad lines reported (``bad``).
     """
 
-    def __init__(self, what: str, unit: str, total: int | None = None):
+    def __init__(self, what: str, unit: str, total: int | None = None, bar: bool = True):
         from atout.runner.batch import is_terminal
         from atout.solver import Cancel
 
@@ -63,7 +63,8 @@ class Searches:
         self.interrupted = False
         self.bad = 0                 # lines refused by answers()
         self.bar = None
-        if is_terminal(sys.stderr):
+        self.tick: Callable[[], None] | None = None   # called while a search runs
+        if bar and is_terminal(sys.stderr):
             from tqdm import tqdm
             self.bar = tqdm(total=total, desc=what, unit=unit, file=sys.stderr,
                             dynamic_ncols=True, leave=False, mininterval=0.5)
@@ -88,6 +89,8 @@ class Searches:
                 done.wait(0.5)
                 if self.bar is not None:
                     self.bar.refresh()      # the elapsed time goes on during a long search
+                if self.tick is not None:
+                    self.tick()
             except KeyboardInterrupt:
                 self.interrupted = True
                 self.cancel.set()

@@ -258,7 +258,7 @@ def analysis_message(report: dict, status: str = "ok") -> pb.Analysis:
         _set(msg.plays.add(), {k: p.get(k) for k in PLAY_KEYS + PLAY_BOUNDS})
     for s in report.get("seats", ()):
         _set(msg.seats.add(), {k: s.get(k) for k in ("seat", "cards", "mistakes", "cost",
-                                                     "cost_bounds")})
+                                                     "at_least", "not_judged")})
     if report.get("outcome") is not None:
         outcome_message(report["outcome"], msg.outcome)
     return msg
@@ -281,8 +281,8 @@ def analysis_object(msg: pb.Analysis) -> dict:
     seats = []
     for s in msg.seats:
         seat = {"seat": s.seat, "cards": s.cards, "mistakes": s.mistakes, "cost": _get(s, "cost")}
-        if s.HasField("cost_bounds"):
-            seat["cost_bounds"] = _get(s, "cost_bounds")
+        if s.HasField("at_least"):
+            seat.update(at_least=s.at_least, not_judged=s.not_judged)
         seats.append(seat)
     report.update({"made": _get(msg, "made"), "plays": plays, "seats": seats,
                    "outcome": outcome_object(msg.outcome) if msg.HasField("outcome") else None})

@@ -14,7 +14,8 @@ import asyncio
 import time
 
 from atout.position import parse_position
-from atout.solver.advise import DEFAULT_SAMPLES, Advice, CardValues, aggregate, check, draw
+from atout.solver.advise import (DEFAULT_SAMPLES, NO_TIME, Advice, CardValues, aggregate, check,
+                                 draw)
 
 from .pool import SearchPool
 
@@ -42,13 +43,14 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
     started = time.perf_counter()
     loop = asyncio.get_running_loop()
 
+    deadline = None if time_limit is None else started + time_limit
+
     def prepare():
         position = check(obj, seat=seat, samples=samples, time_limit=time_limit, seed=seed,
                          tt_mb=tt_mb)
-        return draw(position, samples, seed)
+        return draw(position, samples, seed, deadline=deadline)   # the limit covers the drawing
 
     draws = await loop.run_in_executor(None, prepare)
-    deadline = None if time_limit is None else started + time_limit
     turns = turns or asyncio.Semaphore(pool.size)
     solved: dict[str, CardValues] = {}
 
@@ -56,7 +58,9 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
         async with turns:
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
-                return                   # out of time before it began: left out
+                if key != draws.order[0]:
+                    return               # out of time before it began: left out
+                left = NO_TIME           # the first draw is begun: bounds at least
             answer = await pool.run("cards", draws.deals[key], {"time_limit": left, "tt_mb": tt_mb})
         if answer[0] == "failed":
             _, _, what, _, reason = answer

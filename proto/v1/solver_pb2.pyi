@@ -184,18 +184,20 @@ class Play(_message.Message):
     def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., card: _Optional[str] = ..., value_before: _Optional[int] = ..., value_after: _Optional[int] = ..., cost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., made_before: _Optional[bool] = ..., made_after: _Optional[bool] = ..., decisive: _Optional[bool] = ..., bounds_before: _Optional[_Union[Bounds, _Mapping]] = ..., bounds_after: _Optional[_Union[Bounds, _Mapping]] = ..., cost_bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
 
 class SeatSummary(_message.Message):
-    __slots__ = ("seat", "cards", "mistakes", "cost", "cost_bounds")
+    __slots__ = ("seat", "cards", "mistakes", "cost", "at_least", "not_judged")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     MISTAKES_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
-    COST_BOUNDS_FIELD_NUMBER: _ClassVar[int]
+    AT_LEAST_FIELD_NUMBER: _ClassVar[int]
+    NOT_JUDGED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     cards: int
     mistakes: int
     cost: int
-    cost_bounds: Bounds
-    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[int] = ..., mistakes: _Optional[int] = ..., cost: _Optional[int] = ..., cost_bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
+    at_least: int
+    not_judged: int
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[int] = ..., mistakes: _Optional[int] = ..., cost: _Optional[int] = ..., at_least: _Optional[int] = ..., not_judged: _Optional[int] = ...) -> None: ...
 
 class Analysis(_message.Message):
     __slots__ = ("text_id", "number_id", "status", "start_value", "plays", "seats", "outcome", "made", "start_bounds", "stopped_by")

@@ -878,11 +878,12 @@ function drawAnalysis() {
   for (const s of a.seats) {
     const tr = el("tr");
     tr.dataset.seat = s.seat;
-    const low = s.cost !== null ? s.cost : s.cost_bounds[0];
+    // what a seat is proven to have given away (never a sum of upper bounds)
+    const low = s.cost !== null ? s.cost : s.at_least;
     tr.append(el("td", null, "Seat " + s.seat), el("td", null, t ? t.roles[s.seat] : ""),
               el("td", null, String(s.cards)), el("td", "mistakes-n", String(s.mistakes)),
               el("td", "cost" + (low > 0 ? " lost" : ""),
-                 s.cost !== null ? String(s.cost) : s.cost_bounds[0] + " … " + s.cost_bounds[1]));
+                 s.cost !== null ? String(s.cost) : "at least " + s.at_least + " (" + s.not_judged + " not judged)"));
     costs.append(tr);
   }
   const last = a.plays[a.plays.length - 1];
