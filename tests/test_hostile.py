@@ -236,3 +236,33 @@ def test_every_event_is_one_line_of_one_format(guarded):
         assert any(f"HTTP {what} peer=127.0.0.1 " in l for l in lines), what
     assert any(l.endswith(" 401 (a bearer token is required (Authorization: Bearer <token>))")
                for l in lines)
+
+
+def test_an_advice_keeps_to_its_time_limit_and_stops_when_cancelled(tmp_path):
+    """The drawing of an advice is bounded like its solving: `samples: 100000, time_limit: 1`
+    is answered with what was drawn in time (it drew for 57 s first), and six Advise calls
+    cancelled while they draw leave the server free — a batch right after is answered (the
+    draws ran on for 40 s on the threads a batch's validation needs, and it timed out)."""
+    from atout.proto.v1 import solver_pb2_grpc as pb_grpc
+
+    s = Service(tmp_path, "--max-samples", "100000")
+    try:
+        many = random_endgame(random.Random("draws"), "fr4", 8)      # many deals to draw
+        r = httpx.post(s.url + "/api/advise", timeout=45,
+                       json={"position": many, "samples": 100000, "time_limit": 1, "seed": 1})
+        assert r.status_code == 200, r.text
+        advice = r.json()
+        assert advice["status"] == "limit" and advice["solved"] + advice["limited"] < 100000
+        with grpc.insecure_channel(s.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            request = pb.AdviseRequest(position=convert.position_message(many), samples=100000,
+                                       seed=2)
+            calls = [stub.Advise.future(request, timeout=120) for _ in range(6)]
+            time.sleep(1.0)
+            for call in calls:
+                call.cancel()
+        with Client(s.address) as c:
+            batch = list(c.solve_batch([SMALL, SMALL], timeout=20))
+            assert sorted(i for i, _ in batch) == [0, 1]
+    finally:
+        assert s.stop() == 0
