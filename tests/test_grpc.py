@@ -599,3 +599,29 @@ def test_sigterm_drains_then_exits(tmp_path):
         assert any("draining" in l for l in s.log_lines())
     finally:
         s.stop()
+
+
+def test_solve_server_resumes_a_batch_cut_short(monkeypatch, tmp_path):
+    """`atout solve --server`: a batch that ends UNAVAILABLE after some answers (a search lost
+    with its process) is sent again with the positions not answered; the output is whole and
+    in order (the run stopped, the answers received after the lost one never printed)."""
+    from atout.client import remote
+    from interfaces import cli
+
+    sent = []
+
+    def solve_batch(self, positions, **options):
+        positions = list(positions)
+        sent.append([p.id for p in positions])         # (parsed: atout.Position)
+        for i, p in enumerate(positions):
+            if len(sent) == 1 and i == 1:
+                raise ServiceError(grpc.StatusCode.UNAVAILABLE, "positions 1, 2 not answered")
+            yield i, solve(p, tt_mb=TT_MB)
+    monkeypatch.setattr(remote.Client, "solve_batch", solve_batch)
+    ps = [dict(p, id=f"r{i}") for i, p in enumerate(_small(random.Random(14), "fr4", 3))]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(p) + "\n" for p in ps))
+    code, out, err = cli(["solve", str(src), "--server", "127.0.0.1:1"])
+    assert code == 0, err
+    assert sent == [["r0", "r1", "r2"], ["r1", "r2"]]
+    assert [json.loads(l)["id"] for l in out.splitlines()] == ["r0", "r1", "r2"]
