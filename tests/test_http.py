@@ -272,6 +272,24 @@ def test_only_the_package_files_are_served(client):
     assert client.post("/").status_code == 405
 
 
+def test_a_wrong_method_or_path_under_api_is_answered_in_json(client):
+    for method, path, allow in (("GET", "/api/solve", "POST"), ("PUT", "/api/validate", "POST"),
+                                ("POST", "/api/health", "GET or HEAD")):
+        r = client.request(method, path)
+        assert r.status_code == 405, path
+        assert sorted(r.headers["allow"].split(", ")) == allow.split(" or ")
+        assert r.json() == {"error": "method_not_allowed", "field": "method",
+                            "reason": f"must be {allow}"}
+    for path in ("/api/x", "/api/", "/api", "/api/solve/x"):
+        r = client.post(path, json={})
+        assert r.status_code == 404, path
+        assert r.json() == {"error": "not_found", "field": "path",
+                            "reason": "no such API endpoint"}
+    # the viewer's pages keep Starlette's plain answers
+    assert client.post("/").text == "Method Not Allowed"
+    assert client.get("/nope").text == "Not Found"
+
+
 def test_the_bearer_scheme_is_taken_in_any_case():
     # no lifespan (no `with`): neither route below needs the pool
     c = TestClient(HttpApi(None, token=b"t0k").app)
