@@ -15,7 +15,9 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
     POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
                         with "seat", as that seat sees the table
-    GET  /api/deals     the deals `atout view FILE` was given, and the examples
+    POST /api/picture   {"position": {...}, "seat": 2, "values": {...}} -> {"svg", "name"}:
+                        the table as an SVG picture (atout/picture.py)
+    GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining or while no search
                         process runs); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
@@ -53,7 +55,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from atout import options
+from atout import options, picture
 from atout.errors import PositionError
 from atout.jsonl import decode_json
 from atout.position import parse_position
@@ -322,6 +324,9 @@ class HttpApi:
         self.workers = workers
         self.tt_mb = tt_mb
         self.deals = deals or []
+        #: `atout view FILE`'s refused lines ("line 3: hands: ..."), said on the page too
+        self.refused: list[str] = []
+        self.deals_file: str | None = None
         self.limits = limits or Limits()
         self.max_time_limit = self.limits.max_time_limit
         self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
@@ -340,6 +345,7 @@ class HttpApi:
             Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
+            Route("/api/picture", self.picture, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
             exception_handlers={Exception: _internal, 404: _not_routed, 405: _not_routed}))
 
@@ -383,7 +389,7 @@ class HttpApi:
             refused = _unauthenticated()
             request.scope[LOG_NOTE]["reason"] = refused.body["reason"]
             return Json(refused.body, 401, headers=_CHALLENGE)
-        return Json({"deals": self.deals})
+        return Json({"deals": self.deals, "refused": self.refused, "file": self.deals_file})
 
     def _token_ok(self, request: Request) -> bool:
         """No token set, or the request's ``Authorization: Bearer <token>`` (see
@@ -445,6 +451,19 @@ class HttpApi:
             _, pos = _position(obj)
             seat = _option(obj, "seat", None, options.seat, pos.seats)
             return table(pos, seat)
+        return await self._answer(request, work)
+
+    async def picture(self, request: Request) -> Response:
+        async def work(request, obj):
+            _check_keys(obj, ("position", "seat", "values"))
+            _, pos = _position(obj)
+            seat = _option(obj, "seat", None, options.seat, pos.seats)
+            shown = table(pos, seat)
+            try:
+                values = picture.check_values(obj.get("values"), shown)
+            except ValueError as e:
+                raise _invalid("values", str(e)) from None
+            return {"svg": picture.svg(shown, values), "name": picture.file_name(shown)}
         return await self._answer(request, work)
 
     async def solve(self, request: Request) -> Response:
