@@ -262,7 +262,7 @@ def _renewed(server, old: list[int], timeout: float = 60) -> list[int]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         now = server.workers()
-        if len(now) == len(old) and not set(now) & set(old):
+        if len(now) == WORKERS and not set(now) & set(old):
             return now
         time.sleep(0.05)
     raise AssertionError(f"workers not replaced: {server.workers()} (were {old})")
@@ -284,7 +284,7 @@ def test_a_search_lost_with_its_worker_runs_again_then_is_unavailable(server, cl
     as if nothing happened; lost a second time: UNAVAILABLE, which clients retry (it was
     INTERNAL, and the first loss already lost the call).  The pool is whole after each kill."""
     request = pb.SolveRequest(position=convert.position_message(_hard()), time_limit=1.0)
-    victims = server.workers()
+    victims = _renewed(server, [])
     call = client.stub.Solve.future(request, timeout=60)
     time.sleep(0.3)
     for pid in victims:                    # the one searching among them
@@ -293,7 +293,8 @@ def test_a_search_lost_with_its_worker_runs_again_then_is_unavailable(server, cl
     victims = _renewed(server, victims)
     _serving(server.address)
     plain = grpc.insecure_channel(server.address)       # no retries (the Client would retry)
-    call = pb_grpc.SolverStub(plain).Solve.future(request, timeout=60)
+    request.time_limit = 60         # still searching when its second worker is killed
+    call = pb_grpc.SolverStub(plain).Solve.future(request, timeout=90)
     time.sleep(0.3)
     for pid in victims:
         os.kill(pid, signal.SIGKILL)
@@ -319,7 +320,7 @@ def test_a_call_as_an_idle_worker_dies_is_answered(server, client):
     answered (they were INTERNAL, though they never ran)."""
     p = _small(random.Random(8), "fr4")[0]
     for _ in range(3):
-        victims = server.workers()
+        victims = _renewed(server, [])
         for pid in victims:
             os.kill(pid, signal.SIGKILL)
         _same(client.solve(p, timeout=60), solve(p, tt_mb=TT_MB))

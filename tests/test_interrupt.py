@@ -38,6 +38,20 @@ def _catches_sigterm(proc: subprocess.Popen, timeout: float = 60) -> None:
     raise AssertionError("the command never took SIGTERM for its own")
 
 
+def _searching(proc: subprocess.Popen, timeout: float = 120) -> None:
+    """Waits until ``proc`` runs its search: a second thread (interrupt.Searches runs each
+    search in one), and then a little more."""
+    deadline = time.monotonic() + timeout
+    status = Path(f"/proc/{proc.pid}/status")
+    while time.monotonic() < deadline:
+        threads = next(l for l in status.read_text().splitlines() if l.startswith("Threads:"))
+        if int(threads.split()[1]) > 1:
+            time.sleep(0.2)
+            return
+        time.sleep(0.01)
+    raise AssertionError("the search never started")
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 def test_ctrl_c_at_any_moment_of_the_start_is_one_line(tmp_path):
     src = tmp_path / "in.jsonl"
@@ -63,7 +77,7 @@ def test_sigterm_stops_a_search_as_ctrl_c_does(tmp_path):
     proc = subprocess.Popen([str(ATOUT), "solve", str(src), "--threads", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _catches_sigterm(proc)
-    time.sleep(1.5)                         # (imports done, the search under way)
+    _searching(proc)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, (proc.returncode, err)
