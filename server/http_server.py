@@ -6,8 +6,12 @@ arrive, and its TLS handshake waits 60 s: a thousand clients sending half a requ
 would hold a thousand file descriptors for ever.  Here (each bound an ``atout serve``
 option, :mod:`.limits`):
 
-- at most ``max_connections`` connections are open (TLS handshakes under way included):
-  one past that is closed as soon as it is accepted;
+- at most ``max_connections`` connections are open (TLS handshakes under way included).
+  At the cap, a new connection takes the place of the one idle longest — between two
+  requests, or with a request's head not yet whole, for :data:`EVICTABLE_AFTER` seconds at
+  least — which is closed (as nginx reuses its idle keep-alive connections): clients
+  holding half-sent requests cannot lock out those that send whole ones.  With none such,
+  the new connection is closed as soon as it is accepted;
 - a TLS handshake and each request's head must be complete within ``header_timeout``
   seconds, a request's body within ``body_timeout`` (checked by the API as it reads it,
   :mod:`.http`), and a kept-alive connection with no request for ``idle_timeout``
@@ -32,6 +36,9 @@ log = logging.getLogger("atout.server")
 
 #: pause after ``accept`` failed (EMFILE, ENFILE, ENOBUFS): connections wait in the backlog
 ACCEPT_PAUSE = 0.1
+#: seconds a connection must have been idle before a new one at the cap may take its place
+#: (so that a client reconnecting in a loop cannot push out connections just made)
+EVICTABLE_AFTER = 1.0
 
 
 def _protocol_class():
@@ -48,7 +55,17 @@ def _protocol_class():
             super().connection_made(transport)
             self._head_timer = None
             self._seen = None          # the request whose head came last
+            self.active = self.loop.time()      # the last bytes in, or the last answer out
             self._expect_head()
+
+        @property
+        def between_requests(self) -> bool:
+            """No request under way (none yet, the last one answered, or a head not whole)."""
+            return self.cycle is None or self.cycle.response_complete
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self.active = self.loop.time()
 
         def _expect_head(self) -> None:
             if self._head_timer is None:
@@ -60,6 +77,7 @@ def _protocol_class():
                 self._head_timer = None
 
         def data_received(self, data: bytes) -> None:
+            self.active = self.loop.time()
             super().data_received(data)
             if self.cycle is not self._seen:                 # a new request's head came
                 self._seen = self.cycle
@@ -108,8 +126,10 @@ class HttpServer:
         self.server.servers = []            # no asyncio server of uvicorn's: ours accepts
         self.protocol = _protocol_class()
         self.handshaking = 0
-        self.refused = Tally("HTTP connections refused: at most %d open (--max-connections)"
-                             % self.limits.max_connections)
+        self.refused = Tally("HTTP connections refused: at most %d open (--max-connections), "
+                             "none idle to close" % self.limits.max_connections)
+        self.evicted = Tally("HTTP connections idle longest closed for new ones (at the cap "
+                             "of %d, --max-connections)" % self.limits.max_connections)
         self.late = Tally(f"HTTP connections closed: no whole request head within "
                           f"{self.limits.header_timeout:g}s (--header-timeout)")
         self.failed = Tally("HTTP connections whose TLS handshake failed or took over "
@@ -142,10 +162,21 @@ class HttpServer:
                 await asyncio.sleep(ACCEPT_PAUSE)
                 continue
             if self.connections >= self.limits.max_connections:
-                self.refused.count()
-                conn.close()
-                continue
+                idle = self._idle_longest(loop.time() - EVICTABLE_AFTER)
+                if idle is None:
+                    self.refused.count()
+                    conn.close()
+                    continue
+                self.evicted.count()
+                idle.transport.close()
             self._spawn(self._connect(conn))
+
+    def _idle_longest(self, before: float):
+        """The connection idle longest, since ``before`` (loop time) at least, or None."""
+        idle = [p for p in self.server.server_state.connections
+                if getattr(p, "between_requests", False) and p.active <= before
+                and not p.transport.is_closing()]
+        return min(idle, key=lambda p: p.active, default=None)
 
     async def _connect(self, conn: socket.socket) -> None:
         config = self.server.config
@@ -178,5 +209,5 @@ class HttpServer:
         await asyncio.gather(*self.tasks, return_exceptions=True)
         self.socket.close()
         await self.server.shutdown()
-        for tally in (self.refused, self.late, self.failed, self.accept_errors):
+        for tally in (self.refused, self.evicted, self.late, self.failed, self.accept_errors):
             tally.flush()

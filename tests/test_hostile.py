@@ -242,11 +242,25 @@ def test_an_advice_keeps_to_its_time_limit_and_stops_when_cancelled(tmp_path):
     """The drawing of an advice is bounded like its solving: `samples: 100000, time_limit: 1`
     is answered with what was drawn in time (it drew for 57 s first), and six Advise calls
     cancelled while they draw leave the server free — a batch right after is answered (the
-    draws ran on for 40 s on the threads a batch's validation needs, and it timed out)."""
+    draws ran on for 40 s on the threads a batch's validation needs, and it timed out).
+    And at the cap of HTTP connections, all held by half-sent requests, a whole request
+    takes the place of the one idle longest instead of being refused."""
     from atout.proto.v1 import solver_pb2_grpc as pb_grpc
 
-    s = Service(tmp_path, "--max-samples", "100000")
+    s = Service(tmp_path, "--max-samples", "100000", "--max-connections", "4")
     try:
+        port = int(s.url.rsplit(":", 1)[1])
+        held = [socket.create_connection(("127.0.0.1", port), timeout=PATIENCE)
+                for _ in range(4)]
+        for sock in held:
+            sock.sendall(b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\n")
+            time.sleep(0.3)                 # the first is the one idle longest
+        time.sleep(1.2)                     # idle long enough to be taken over
+        r = httpx.post(s.url + "/api/validate", json={"position": SMALL}, timeout=30)
+        assert r.status_code == 200 and r.json()["ok"]
+        assert _closed(held[0])             # the one idle longest
+        for sock in held:
+            sock.close()
         many = random_endgame(random.Random("draws"), "fr4", 8)      # many deals to draw
         r = httpx.post(s.url + "/api/advise", timeout=45,
                        json={"position": many, "samples": 100000, "time_limit": 1, "seed": 1})
