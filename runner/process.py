@@ -179,6 +179,11 @@ class SearchProcess:
         self.proc.kill()
         self._tx.close()
 
+    def release(self) -> None:
+        """Close the pipes of a process that has ended (``exitcode`` is set): nothing waits."""
+        self.conn.close()
+        self._tx.close()
+
     def close(self, kill: bool = False, timeout: float = 5.0) -> None:
         """End the process: ask it to exit (or kill it), wait, and close the pipes."""
         if kill:

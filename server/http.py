@@ -18,7 +18,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}} -> {"svg", "name"}:
                         the table as an SVG picture (atout/picture.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
-    GET  /api/health    {"status": "serving"} (503 while draining); open without a token
+    GET  /api/health    {"status": "serving"} (503 while draining or while no search
+                        process runs); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
 
 Every search has a time limit (``time_limit``, default 10 s, at most ``max_time_limit``).
@@ -26,11 +27,15 @@ It is stopped when the client goes away (the connection closes) or when a newer 
 with the same ``slot`` arrives (the older one is answered 409): the pool tells the worker
 to stop, as for a cancelled gRPC call.  Bad input is 400 (not JSON, not an object) or
 422 (``{"error": "invalid", "field", "reason"}``, the field named as gRPC names it),
-a body over :data:`MAX_BODY_BYTES` is 413, one not sent as application/json 415;
-nothing ever answers a traceback.  With a token (``atout serve --token-file``) every API
-request but ``/api/health`` needs ``Authorization: Bearer <token>`` (401 otherwise); the
-operator's limits (:mod:`.limits`) apply as over gRPC, a request past a limit on room
-answered 429 at once.
+a body over :data:`MAX_BODY_BYTES` is 413, one not sent as application/json 415, one
+that does not arrive within the operator's ``--body-timeout`` 408; an unknown /api path
+is 404 and a wrong method 405, in the same JSON; a search lost with its search process
+(twice) is 503 with ``Retry-After``; nothing ever answers a traceback.  With a token
+(``atout serve --token-file``) every API request but ``/api/health`` needs
+``Authorization: Bearer <token>`` (401 otherwise); the operator's limits (:mod:`.limits`)
+apply as over gRPC, a request past a limit on room answered 429 at once.  Every request
+is one log line (:class:`_Logged`).  The connections themselves are bounded by
+:mod:`.http_server`.
 """
 
 from __future__ import annotations
@@ -40,27 +45,28 @@ import contextlib
 import json
 import logging
 import mimetypes
-import socket
 import time
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from atout import options, picture
 from atout.errors import PositionError
 from atout.jsonl import decode_json
 from atout.position import parse_position
-from atout.printable import printable, shown
+from atout.printable import shown
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.solver.advise import DEFAULT_SAMPLES
 
 from .advice import AdviceFailed, advise_on_pool
-from .limits import HTTP_MAX_TIME_LIMIT, Busy, Limits, PeerCalls
+from .limits import Busy, Limits, PeerCalls
+from .logs import label, outcome
 from .pool import SearchPool, WorkerDied
 from .security import bearer_ok
 from .view import table
@@ -69,8 +75,10 @@ log = logging.getLogger("atout.server")
 
 #: a position is a few kB; anything near this is not one
 MAX_BODY_BYTES = 256 << 10
+#: a body over MAX_BODY_BYTES is still read (and dropped) up to this, so that its client
+#: reads the 413 instead of a connection reset; past it the connection is closed
+DISCARD_BYTES = 4 << 20
 DEFAULT_TIME_LIMIT = 10.0
-MAX_TIME_LIMIT = HTTP_MAX_TIME_LIMIT
 MAX_SLOT_LENGTH = 100
 STATIC_PACKAGE = "atout.server"
 STATIC_FOLDER = "static"
@@ -95,6 +103,12 @@ class HttpError(Exception):
         if field is not None:
             self.body["field"] = field
         self.body["reason"] = reason
+        self.headers: dict[str, str] = {}
+
+    def closing(self) -> "HttpError":
+        """This answer closes the connection (the rest of the request was not read)."""
+        self.headers["Connection"] = "close"
+        return self
 
 
 def _invalid(field: str, reason: str) -> HttpError:
@@ -141,26 +155,40 @@ SECURITY_HEADERS = {
 
 # -- reading requests -------------------------------------------------------------------------
 
-async def _read_json(request: Request) -> dict:
+async def _read_json(request: Request, seconds: float) -> dict:
+    """The request's JSON object, its body read within ``seconds`` (408 past them)."""
     # JSON only: another site's page cannot send that without a CORS preflight, which is
     # never granted, so it cannot make this computer search
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise HttpError(415, "unsupported_media_type", "Content-Type",
                         "must be application/json")
+    too_large = HttpError(413, "too_large", "body",
+                          f"a request body may hold at most {MAX_BODY_BYTES} bytes")
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        raise HttpError(413, "too_large", "body",
-                        f"a request body may hold at most {MAX_BODY_BYTES} bytes")
+    if length is not None and (not length.isdigit() or int(length) > DISCARD_BYTES):
+        raise too_large.closing()
     body = bytearray()
-    try:
+    dropped = 0
+
+    async def read() -> None:
+        nonlocal dropped
         async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY_BYTES:
-                raise HttpError(413, "too_large", "body",
-                                f"a request body may hold at most {MAX_BODY_BYTES} bytes")
+            if dropped or len(body) + len(chunk) > MAX_BODY_BYTES:
+                dropped += len(chunk)
+                if dropped > DISCARD_BYTES:
+                    return
+            else:
+                body.extend(chunk)
+    try:
+        await asyncio.wait_for(read(), seconds)
     except ClientDisconnect:    # closed before the whole body: as a client gone mid-search
         raise _gone() from None
+    except asyncio.TimeoutError:
+        raise HttpError(408, "timeout", "body", f"the body did not arrive within {seconds:g} s "
+                                                 f"(--body-timeout)").closing() from None
+    if dropped:
+        raise too_large if dropped <= DISCARD_BYTES else too_large.closing()
     try:
         obj = decode_json(body)
     except PositionError as e:  # the command line's decoder: the same reasons
@@ -222,20 +250,64 @@ async def _internal(request: Request, error: Exception) -> Response:
     return Json({"error": "internal", "reason": type(error).__name__}, 500)
 
 
-class _OneLine:
-    """The outermost ASGI layer: an error that escaped everything else (Starlette has
-    answered it with :func:`_internal` and re-raised it) is logged in one line instead of
-    uvicorn's "Exception in ASGI application" traceback."""
+async def _not_routed(request: Request, error: HTTPException) -> Response:
+    """A path no route has (404) or a method its route does not take (405): under /api,
+    JSON naming what was wrong, as every other API answer; elsewhere Starlette's text."""
+    if not (request.url.path + "/").startswith("/api/"):
+        return PlainTextResponse(error.detail, error.status_code, headers=error.headers)
+    if error.status_code == 405:
+        allowed = sorted((error.headers or {}).get("Allow", "").split(", "))  # from a set
+        body = HttpError(405, "method_not_allowed", "method",
+                         f"must be {' or '.join(allowed)}").body
+    else:
+        body = HttpError(404, "not_found", "path", "no such API endpoint").body
+    return Json(body, error.status_code, headers=error.headers)
+
+
+#: where a route notes what the request's log line names (the position's id)
+LOG_NOTE = "atout.log"
+
+
+class _Logged:
+    """The outermost ASGI layer: every request's outcome in one log line (:func:`.logs.outcome`:
+    verb and path, peer, the position's id, seconds, status — a client gone is 499), and an
+    error that escaped everything else (Starlette has answered it with :func:`_internal`
+    and re-raised it) in that line instead of uvicorn's "Exception in ASGI application"
+    traceback.  The health checks that succeed are not logged (load balancers ask often)."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        try:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        note: dict = {}
+        scope[LOG_NOTE] = note
+        answer = {"status": 499}        # nothing sent: the client went away first
+
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+            await send(message)
+        reason = None
+        try:
+            await self.app(scope, receive, sending)
         except Exception as e:
-            log.error("HTTP %s failed: %s: %s", printable(str(scope.get("path", ""))),
-                      type(e).__name__, printable(str(e)[:200]))
+            answer["status"] = 500
+            reason = f"{type(e).__name__}: {e}"
+        except asyncio.CancelledError:
+            answer["status"] = 499
+            raise
+        finally:
+            path = str(scope.get("path", ""))
+            if not (path == "/api/health" and answer["status"] == 200):
+                client = scope.get("client")
+                outcome("HTTP", f"{scope.get('method', '-')} {path}",
+                        client[0] if client else "-", note.get("id", "-"), started,
+                        str(answer["status"]), note.get("reason", reason),
+                        level=logging.ERROR if answer["status"] == 500 else logging.INFO)
 
 
 # -- the API --------------------------------------------------------------------------------
@@ -256,14 +328,14 @@ class HttpApi:
         self.refused: list[str] = []
         self.deals_file: str | None = None
         self.limits = limits or Limits()
-        self.max_time_limit = self.limits.max_time_limit or MAX_TIME_LIMIT
+        self.max_time_limit = self.limits.max_time_limit
         self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
         self.token = token
         self.static = _static_files()
         self.slots: dict[str, asyncio.Task] = {}
         self.running: set[asyncio.Task] = set()
         self.draining = False
-        self.app = _OneLine(Starlette(routes=[
+        self.app = _Logged(Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
             Route("/api/deals", self.list_deals, methods=["GET"]),
@@ -275,7 +347,7 @@ class HttpApi:
             Route("/api/table", self.table, methods=["POST"]),
             Route("/api/picture", self.picture, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
-            exception_handlers={Exception: _internal}))
+            exception_handlers={Exception: _internal, 404: _not_routed, 405: _not_routed}))
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app):
@@ -306,14 +378,17 @@ class HttpApi:
         return self._file(request.path_params["name"])
 
     async def health(self, request: Request) -> Response:
-        """Open, like gRPC's health service: serving, or 503 while draining."""
-        if self.draining:
-            return Json({"status": "not_serving"}, 503)
-        return Json({"status": "serving"})
+        """Open, like gRPC's health service: serving, or 503 while draining or while no
+        search process is running (the pool is starting one again)."""
+        if self.draining or (self.pool is not None and not self.pool.ready):
+            return Json({"status": "not_serving"}, 503, headers={"Cache-Control": "no-store"})
+        return Json({"status": "serving"}, headers={"Cache-Control": "no-store"})
 
     async def list_deals(self, request: Request) -> Response:
         if not self._token_ok(request):
-            return Json(_unauthenticated().body, 401, headers=_CHALLENGE)
+            refused = _unauthenticated()
+            request.scope[LOG_NOTE]["reason"] = refused.body["reason"]
+            return Json(refused.body, 401, headers=_CHALLENGE)
         return Json({"deals": self.deals, "refused": self.refused, "file": self.deals_file})
 
     def _token_ok(self, request: Request) -> bool:
@@ -327,34 +402,33 @@ class HttpApi:
     # -- endpoints ------------------------------------------------------------------------
 
     async def _answer(self, request: Request, work) -> Response:
-        started = time.perf_counter()
-        status = 200
+        """``work(request, obj)``'s answer as JSON, or the error's (the log line is
+        :class:`_Logged`'s)."""
         try:
             if self.draining:
                 raise HttpError(503, "unavailable", None, "the server is shutting down")
             if not self._token_ok(request):
                 raise _unauthenticated()
-            obj = await _read_json(request)
             with self.peers.call(request.client.host if request.client else "-"):
+                obj = await _read_json(request, self.limits.body_timeout)
+                raw = obj.get("position")
+                if isinstance(raw, dict) and "id" in raw:
+                    request.scope[LOG_NOTE]["id"] = label(raw["id"])
                 answer = await work(request, obj)
             return Json(answer, headers={"Cache-Control": "no-store"})
         except Busy as e:
-            status = 429
+            request.scope[LOG_NOTE]["reason"] = e.reason
             return Json({"error": "busy", "reason": e.reason}, 429, headers={"Retry-After": "1"})
         except HttpError as e:
-            status = e.status
-            headers = _CHALLENGE if e.status == 401 else None
+            if e.status >= 500 or e.status in (401, 408, 413):
+                request.scope[LOG_NOTE]["reason"] = e.body["reason"]
+            headers = {**(_CHALLENGE if e.status == 401 else {}), **e.headers}
+            if e.status == 503:
+                headers["Retry-After"] = "1"
             return Json(e.body, e.status, headers=headers)
-        except asyncio.CancelledError:
-            status = 499
-            raise
         except Exception as e:  # a bug: said in one line, never a traceback to the client
-            status = 500
-            log.exception("%s failed", printable(request.url.path))
+            request.scope[LOG_NOTE]["reason"] = f"{type(e).__name__}: {e}"
             return Json({"error": "internal", "reason": f"{type(e).__name__}: {e}"}, 500)
-        finally:
-            log.info("HTTP %s %.3fs %d", printable(request.url.path),
-                     time.perf_counter() - started, status)
 
     async def validate(self, request: Request) -> Response:
         async def work(request, obj):
@@ -439,8 +513,12 @@ class HttpApi:
             raw, pos = _position(obj)
             time_limit = self._time_limit(obj)
             slot = _slot(obj)   # before the job: a coroutine made and then refused is never run
+            samples = _option(obj, "samples", DEFAULT_SAMPLES, options.samples)
+            if samples > self.limits.max_samples:
+                raise _invalid("samples", f"at most {self.limits.max_samples} deals in one "
+                                          f"advice (this server's --max-samples)")
             job = self._advice(raw, seat=_option(obj, "seat", None, options.seat, pos.seats),
-                               samples=_option(obj, "samples", DEFAULT_SAMPLES, options.samples),
+                               samples=samples,
                                seed=_option(obj, "seed", None, options.seed),
                                time_limit=time_limit)
             _, _, status, _, advice = await self._search(request, slot, "advise", raw, {},
@@ -502,8 +580,8 @@ class HttpApi:
             raise HttpError(409, "replaced", "slot", "a newer request took this slot")
         try:
             answer = search.result()
-        except WorkerDied as e:
-            raise HttpError(500, "internal", None, str(e)) from None
+        except WorkerDied as e:        # lost twice with its search process: try again later
+            raise HttpError(503, "unavailable", None, str(e)) from None
         if answer[0] == "failed":
             _, _, what, field, reason = answer
             if what == "invalid":
@@ -521,46 +599,6 @@ class HttpApi:
         for task in late:
             task.cancel()
         return not late
-
-
-# -- serving in the running event loop --------------------------------------------------------
-
-class HttpServer:
-    """uvicorn serving an :class:`HttpApi` as a task of the running loop (no signal
-    handlers of its own: the caller's loop handles SIGTERM/SIGINT)."""
-
-    def __init__(self, api: HttpApi, host: str, port: int, tls=None):
-        import uvicorn
-
-        self.api = api
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.socket = socket.create_server((host.strip("[]"), port), family=family)
-        self.port = self.socket.getsockname()[1]
-        shown = f"[{host.strip('[]')}]" if ":" in host else host
-        self.address = f"{shown}:{self.port}"
-        self.url = f"{'https' if tls else 'http'}://{self.address}/"
-        config = uvicorn.Config(api.app, lifespan="off", log_config=None, access_log=False,
-                                timeout_graceful_shutdown=2,
-                                **(tls.uvicorn_options() if tls else {}))
-        self.server = uvicorn.Server(config)
-        self.task: asyncio.Task | None = None
-
-    async def start(self) -> None:
-        config = self.server.config
-        if not config.loaded:
-            config.load()
-        self.server.lifespan = config.lifespan_class(config)
-        await self.server.startup(sockets=[self.socket])
-        self.task = asyncio.ensure_future(self.server.main_loop())
-
-    async def stop(self, grace: float) -> None:
-        if not await self.api.drain(grace):
-            log.warning("HTTP searches still running after %gs: stopped", grace)
-        self.server.should_exit = True
-        if self.task is not None:
-            await self.task
-        await self.server.shutdown(sockets=[self.socket])
-        self.socket.close()
 
 
 def load_deals(path: str) -> tuple[list[dict], list[str]]:
