@@ -181,6 +181,28 @@ class Client:
         reply = self._call(self.stub.Analyze, request, timeout)
         return convert.analysis_object(reply)
 
+    def analyze_stream(self, position, *, start: int = 0, time_limit: float | None = None,
+                       session: str | None = None,
+                       timeout: float | None = None) -> Iterator[dict]:
+        """The analysis of ``analyze`` told as it is found: dicts ``{"session", "resumed"}``
+        first, then ``{"plays": [the plays whose verdict changed], "seats", "start_value",
+        "start_bounds", "made"}`` as verdicts change, and last ``{"report": the report,
+        "session"}``.  ``session``: the session a review of the same deal and start
+        ended with — the server goes on with that analysis ("keep going")."""
+        message, pos = _checked(position)
+        request = pb.AnalyzeRequest(position=message, start=options.start(start, len(pos.played)),
+                                    session=session or "")
+        _limits(request, time_limit, None)
+        for reply in self._stream(self.stub.AnalyzeStream, request, timeout):
+            if reply.final:
+                yield {"report": convert.analysis_object(reply.analysis), "session": reply.session}
+            elif reply.session:
+                yield {"session": reply.session, "resumed": reply.resumed}
+            else:
+                part = convert.analysis_object(reply.analysis)
+                yield {k: part.get(k) for k in ("plays", "seats", "start_value", "start_bounds",
+                                                 "made")}
+
     def solve_batch(self, positions: Iterable[Any], *, all_cards: bool = False,
                     time_limit: float | None = None, node_limit: int | None = None,
                     timeout: float | None = None) -> Iterator[tuple[int, Any]]:

@@ -41,7 +41,9 @@ is one log line (:class:`_Logged`).  The connections themselves are bounded by
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import hashlib
 import json
 import logging
 import mimetypes
@@ -52,7 +54,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from atout import options, picture
@@ -70,6 +72,7 @@ from .logs import label, outcome
 from .pool import SearchPool, WorkerDied
 from .security import bearer_ok
 from .view import table
+from .worker import SESSION
 
 log = logging.getLogger("atout.server")
 
@@ -312,6 +315,23 @@ class _Logged:
 
 # -- the API --------------------------------------------------------------------------------
 
+#: a review's stream: JSON Lines
+NDJSON = "application/x-ndjson"
+#: finished reviews the server keeps to answer the same deal again at once
+REVIEWS_KEPT = 64
+
+
+def _line(obj: dict) -> str:
+    return json.dumps(obj) + "\n"
+
+
+def _review_line(told: dict) -> str:
+    """A worker's progress message as a line of the review's stream."""
+    if "session" in told:
+        return _line({"type": "start", **told, "cached": False})
+    return _line({"type": "update", **told})
+
+
 class HttpApi:
     """The routes, over ``pool``.  ``deals``: positions `atout view` was given."""
 
@@ -335,6 +355,9 @@ class HttpApi:
         self.slots: dict[str, asyncio.Task] = {}
         self.running: set[asyncio.Task] = set()
         self.draining = False
+        #: finished reviews by (deal, start, time limit): the same deal reopened is answered
+        #: at once (see analyze_stream), the oldest forgotten past REVIEWS_KEPT
+        self.reviews: collections.OrderedDict[str, dict] = collections.OrderedDict()
         self.app = _Logged(Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
@@ -342,6 +365,7 @@ class HttpApi:
             Route("/api/health", self.health, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
             Route("/api/analyze", self.analyze, methods=["POST"]),
+            Route("/api/analyze/stream", self.analyze_stream, methods=["POST"]),
             Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
@@ -416,19 +440,8 @@ class HttpApi:
                     request.scope[LOG_NOTE]["id"] = label(raw["id"])
                 answer = await work(request, obj)
             return Json(answer, headers={"Cache-Control": "no-store"})
-        except Busy as e:
-            request.scope[LOG_NOTE]["reason"] = e.reason
-            return Json({"error": "busy", "reason": e.reason}, 429, headers={"Retry-After": "1"})
-        except HttpError as e:
-            if e.status >= 500 or e.status in (401, 408, 413):
-                request.scope[LOG_NOTE]["reason"] = e.body["reason"]
-            headers = {**(_CHALLENGE if e.status == 401 else {}), **e.headers}
-            if e.status == 503:
-                headers["Retry-After"] = "1"
-            return Json(e.body, e.status, headers=headers)
-        except Exception as e:  # a bug: said in one line, never a traceback to the client
-            request.scope[LOG_NOTE]["reason"] = f"{type(e).__name__}: {e}"
-            return Json({"error": "internal", "reason": f"{type(e).__name__}: {e}"}, 500)
+        except Exception as e:  # (a bug too: said in one line, never a traceback)
+            return self._refused(request, e)
 
     async def validate(self, request: Request) -> Response:
         async def work(request, obj):
@@ -506,6 +519,136 @@ class HttpApi:
                                      f"others bounded")
             return report
         return await self._answer(request, work)
+
+    async def analyze_stream(self, request: Request) -> Response:
+        """A played deal's review, told as it is found: one JSON object a line
+        (``application/x-ndjson``) — ``{"type": "start", "session", "resumed", "threads",
+        "cached"}``, then ``{"type": "update", "plays": [the plays whose verdict changed],
+        "seats", "start_value", "start_bounds", "made", "threads"}`` (``threads``: the cores
+        it searches on now, idle workers' lent) as the search finds them (from the end of
+        the deal back), and last ``{"type": "report", "report": the /api/analyze answer,
+        "session"}`` — or ``{"type": "error", "error", "field", "reason"}`` when it failed
+        after it began.  A request naming the ``session`` of an earlier review of the same
+        deal and start goes on with that analysis, its table warm ("keep going"), where the
+        search process that keeps it is free; else it begins again.  A deal, start and
+        time limit reviewed to the end before are answered from :attr:`reviews` at once.
+        Refused before it begins: the JSON errors of every other endpoint."""
+        peer = contextlib.ExitStack()
+        try:
+            if self.draining:
+                raise HttpError(503, "unavailable", None, "the server is shutting down")
+            if not self._token_ok(request):
+                raise _unauthenticated()
+            # the peer's call counts until the stream ends (the ExitStack is closed there)
+            peer.enter_context(self.peers.call(request.client.host if request.client else "-"))
+            obj = await _read_json(request, self.limits.body_timeout)
+            _check_keys(obj, ("position", "start", "time_limit", "slot", "session"))
+            raw, pos = _position(obj)
+            if isinstance(raw, dict) and "id" in raw:
+                request.scope[LOG_NOTE]["id"] = label(raw["id"])
+            time_limit = self._time_limit(obj)
+            start = _option(obj, "start", 0, options.start, len(pos.played))
+            session = obj.get("session")
+            if session is not None and (not isinstance(session, str) or
+                                        not SESSION.fullmatch(session)):
+                raise _invalid("session", "is not the name of a review this server gave")
+            slot = _slot(obj)
+        except Exception as e:
+            peer.close()
+            return self._refused(request, e)
+        key = hashlib.sha256(json.dumps([raw, start, time_limit], sort_keys=True)
+                             .encode()).hexdigest()
+        kept = self.reviews.get(key) if session is None else None
+        if kept is not None:
+            self.reviews.move_to_end(key)
+            peer.close()
+            lines = [{"type": "start", "session": kept["session"], "resumed": False,
+                      "cached": True},
+                     {"type": "report", "report": {**kept["report"], "cached": True},
+                      "session": kept["session"]}]
+            return StreamingResponse((json.dumps(x) + "\n" for x in lines),
+                                     media_type=NDJSON, headers={"Cache-Control": "no-store"})
+        return StreamingResponse(self._review(raw, start, time_limit, session, slot, key, peer),
+                                 media_type=NDJSON, headers={"Cache-Control": "no-store"})
+
+    async def _review(self, raw: dict, start: int, time_limit: float, session: str | None,
+                      slot: str | None, key: str, peer: contextlib.ExitStack):
+        """The lines of one review (see :meth:`analyze_stream`); its search is stopped when
+        the client goes away (Starlette then closes this generator) or a newer request
+        takes its ``slot``."""
+        told: asyncio.Queue = asyncio.Queue()
+        settings = {"start": start, "time_limit": time_limit, "session": session,
+                    "tt_mb": self.limits.tt_mb(self.tt_mb, raw)}
+        prefer = int(session.split("-")[0]) if session else None
+        search = asyncio.ensure_future(self.pool.run("review", raw, settings,
+                                                     on_progress=told.put_nowait, prefer=prefer))
+        self.running.add(search)
+        if slot is not None:
+            older = self.slots.get(slot)
+            if older is not None and not older.done():
+                older.cancel()
+            self.slots[slot] = search
+        try:
+            while True:
+                waiting = asyncio.ensure_future(told.get())
+                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
+                if not waiting.done():
+                    waiting.cancel()
+                    break
+                yield _review_line(waiting.result())
+            while not told.empty():
+                yield _review_line(told.get_nowait())
+            yield self._review_end(search, key, start, time_limit)
+        finally:
+            if not search.done():
+                search.cancel()   # the client went away (or a newer request): stop the worker
+                await asyncio.gather(search, return_exceptions=True)
+            self.running.discard(search)
+            if slot is not None and self.slots.get(slot) is search:
+                del self.slots[slot]
+            peer.close()
+
+    def _review_end(self, search: asyncio.Future, key: str, start: int,
+                    time_limit: float) -> str:
+        """The review's last line: its report (kept in :attr:`reviews` when it ran its
+        whole time), or why it failed."""
+        try:
+            answer = search.result()
+        except asyncio.CancelledError:
+            return _line({"type": "error", "error": "replaced", "field": "slot",
+                          "reason": "a newer request took this slot"})
+        except WorkerDied as e:
+            return _line({"type": "error", "error": "unavailable", "field": None,
+                          "reason": str(e)})
+        if answer[0] == "failed":
+            _, _, what, field, reason = answer
+            return _line({"type": "error", "error": what, "field": field or None,
+                          "reason": reason})
+        _, _, status, _, found = answer
+        report = {**found["report"], "status": status, "start": start}
+        if status == "limit":
+            report["time_limit"] = time_limit
+        if found["report"].get("stopped_by") != "cancel":
+            self.reviews[key] = {"report": report, "session": found["session"]}
+            while len(self.reviews) > REVIEWS_KEPT:
+                self.reviews.popitem(last=False)
+        return _line({"type": "report", "report": report, "session": found["session"]})
+
+    def _refused(self, request: Request, error: Exception) -> Response:
+        """A request refused, or failed before its answer began: the JSON error (a bug is
+        said in one line, never a traceback)."""
+        if isinstance(error, Busy):
+            request.scope[LOG_NOTE]["reason"] = error.reason
+            return Json({"error": "busy", "reason": error.reason}, 429, headers={"Retry-After": "1"})
+        if isinstance(error, HttpError):
+            if error.status >= 500 or error.status in (401, 408, 413):
+                request.scope[LOG_NOTE]["reason"] = error.body["reason"]
+            headers = {**(_CHALLENGE if error.status == 401 else {}), **error.headers}
+            if error.status == 503:
+                headers["Retry-After"] = "1"
+            return Json(error.body, error.status, headers=headers)
+        request.scope[LOG_NOTE]["reason"] = f"{type(error).__name__}: {error}"
+        return Json({"error": "internal", "reason": f"{type(error).__name__}: {error}"}, 500)
 
     async def advise(self, request: Request) -> Response:
         async def work(request, obj):

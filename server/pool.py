@@ -13,6 +13,11 @@ without blocking the event loop (the pipe is watched with ``add_reader``).
 - A job lost with its worker is run once more on another (every job kind here is a pure
   function of its input, so a rerun gives the same answer); lost twice, it is
   :class:`WorkerDied`, which the front ends answer as retryable (UNAVAILABLE / 503).
+- A job may tell what it finds as it goes (``on_progress``, the review's verdicts) and go
+  on where an earlier one stopped (``prefer``: the process that keeps its analysis).
+- Idle cores are lent: a job that can search on more threads (a review) gets those of the
+  workers that are idle — split between such jobs — and gives them back at once when a
+  call takes one of those workers (``lend``), so that no call waits on a lent core.
 - :attr:`SearchPool.ready` counts the workers that can take a job; ``on_ready(bool)`` is
   told when it goes to 0 and back (the health services say NOT_SERVING meanwhile), and
   while none is ready and the last :data:`FAILURES_TO_REFUSE` starts failed, a call is
@@ -27,6 +32,7 @@ import itertools
 import logging
 import signal
 import time
+from typing import Callable
 
 from ..runner.process import SearchProcess
 from .limits import Busy
@@ -42,6 +48,11 @@ ATTEMPTS = 2
 #: failed starts in a row after which, while no worker is ready, calls are refused at once
 #: (one failure may be a fluke — a replacement killed with its predecessor)
 FAILURES_TO_REFUSE = 3
+#: the job kinds that search on the idle workers' cores too (the worker's run_job takes
+#: ``options["threads"]`` and listens for more or fewer while it runs)
+BORROWERS = ("review",)
+#: the most threads one job is lent (the solver's own bound)
+MAX_LENT = 64
 
 log = logging.getLogger("atout.server")
 
@@ -82,8 +93,11 @@ class _Worker:
         self.conn = self.process.conn
         self.ready = loop.create_future()
         self.answers: dict[int, asyncio.Future] = {}
+        self.progress: dict[int, Callable] = {}   # job -> what to call with its progress
         self.alive = True
         self.started = False        # it said it is ready
+        self.lent = 0               # threads its job may use (0: its job does not borrow)
+        self.job: int | None = None  # the job it runs (or ran last)
         loop.add_reader(self.conn.fileno(), self._readable)
 
     @property
@@ -108,6 +122,11 @@ class _Worker:
         if self.alive:
             self.process.stop(job)
 
+    def lend(self, job: int, threads: int) -> None:
+        if self.alive:
+            self.lent = threads
+            self.process.lend(job, threads)
+
     def _readable(self) -> None:
         try:
             while self.alive and self.conn.poll():
@@ -117,6 +136,15 @@ class _Worker:
                     if not self.ready.done():
                         self.ready.set_result(msg[1])
                     continue
+                if msg[0] == "progress":
+                    tell = self.progress.get(msg[1])
+                    if tell is not None:
+                        try:
+                            tell(msg[2])
+                        except Exception:      # the caller's bug must not stop the reading
+                            log.exception("a progress message could not be handed on")
+                    continue
+                self.progress.pop(msg[1], None)
                 answer = self.answers.pop(msg[1], None)
                 if answer is not None and not answer.done():
                     answer.set_result(msg)
@@ -133,6 +161,7 @@ class _Worker:
                 answer.set_exception(_Lost())
                 answer.exception()  # retrieved: no "never retrieved" warning if nobody waits
         self.answers.clear()
+        self.progress.clear()
         on_death, self.on_death = self.on_death, None
         if on_death is not None:
             on_death(self)
@@ -290,7 +319,8 @@ class SearchPool:
     # -- free workers and the calls waiting for one ------------------------------------------
 
     def _release(self, worker: _Worker) -> None:
-        """A ready worker is free: to the first call waiting, else to the idle ones."""
+        """A ready worker is free: to the first call waiting, else to the idle ones (whose
+        cores the borrowing jobs may use meanwhile)."""
         if not worker.alive:
             return
         while self._waiters:
@@ -299,8 +329,14 @@ class SearchPool:
                 waiter.set_result(worker)
                 return
         self._idle.append(worker)
+        self._lend()
 
-    async def _take(self) -> _Worker:
+    async def _take(self, prefer: int | None = None) -> _Worker:
+        """A free worker: the one whose pid is ``prefer`` if it is idle, else any."""
+        for worker in self._idle:
+            if worker.pid == prefer and worker.alive:
+                self._idle.remove(worker)
+                return worker
         while self._idle:
             worker = self._idle.pop()
             if worker.alive:
@@ -326,14 +362,19 @@ class SearchPool:
 
     # -- jobs ---------------------------------------------------------------------------------
 
-    async def run(self, kind: str, obj: dict, options: dict) -> tuple:
+    async def run(self, kind: str, obj: dict, options: dict, *,
+                  on_progress: Callable | None = None, prefer: int | None = None) -> tuple:
         """Run one job on a free worker; its answer tuple (see :mod:`.worker`).  A job lost
-        with its worker runs once more, with what is left of its ``time_limit``."""
+        with its worker runs once more, with what is left of its ``time_limit``.
+        ``on_progress(data)``: called with each ("progress", job, data) the job sends;
+        ``prefer``: the pid of the worker to run it on if that one is idle (it keeps what
+        an earlier job found); a job of a kind in :data:`BORROWERS` is lent the idle
+        workers' cores (``options["threads"]`` set, and changed as calls come and go)."""
         started = time.monotonic()
         for attempt in range(1, ATTEMPTS + 1):
-            worker = await self._take()
+            worker = await self._take(prefer)
             try:
-                return await self._job(worker, kind, obj, options)
+                return await self._job(worker, kind, obj, options, on_progress)
             except _Lost:
                 code = await self._exit_code(worker, 0.5)
                 if attempt == ATTEMPTS:
@@ -346,17 +387,53 @@ class SearchPool:
                         0.001, options["time_limit"] - (time.monotonic() - started))}
         raise AssertionError("unreachable")
 
-    async def _job(self, worker: _Worker, kind: str, obj: dict, options: dict) -> tuple:
+    async def _job(self, worker: _Worker, kind: str, obj: dict, options: dict,
+                   on_progress: Callable | None = None) -> tuple:
         job = next(self._jobs)
+        worker.job = job
+        if on_progress is not None:
+            worker.progress[job] = on_progress
+        borrows = kind in BORROWERS
+        if borrows:
+            worker.lent = 1
+            options = {**options, "threads": self._lendable(worker)}
+            worker.lent = options["threads"]
         answer = worker.submit(job, kind, obj, options)
+        self._lend()                  # (a worker less is idle: the lent cores come back)
         try:
             result = await asyncio.shield(answer)
         except asyncio.CancelledError:
             worker.stop(job)
+            worker.lent = 0
             self._chore(self._reclaim(worker, answer))
             raise
+        finally:
+            worker.progress.pop(job, None)
+        worker.lent = 0
         self._release(worker)
         return result
+
+    # -- idle cores lent ------------------------------------------------------------------
+
+    def _lendable(self, worker: _Worker) -> int:
+        """The threads ``worker``'s borrowing job may use now: its own, and its share of the
+        idle workers' (shared between the borrowing jobs; the first ones get the odd
+        ones)."""
+        borrowers = sorted((w for w in self._workers if w.alive and w.lent and w.busy),
+                           key=lambda w: w.pid or 0)
+        if worker not in borrowers:
+            borrowers.append(worker)
+        idle = sum(1 for w in self._idle if w.alive)
+        share, odd = divmod(idle, len(borrowers))
+        return min(1 + share + (borrowers.index(worker) < odd), MAX_LENT)
+
+    def _lend(self) -> None:
+        """Tell each borrowing job the threads it may use now, where that changed."""
+        for worker in list(self._workers):
+            if worker.alive and worker.lent and worker.busy:
+                threads = self._lendable(worker)
+                if threads != worker.lent:
+                    worker.lend(worker.job, threads)
 
     def _chore(self, coro) -> None:
         task = asyncio.ensure_future(coro)

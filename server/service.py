@@ -32,6 +32,7 @@ from .advice import AdviceFailed, advise_on_pool
 from .gate import Refusal
 from .limits import Busy, Limits
 from .pool import SearchPool, WorkerDied
+from .worker import SESSION
 
 log = logging.getLogger("atout.server")
 
@@ -72,6 +73,56 @@ class SolverService(pb_grpc.SolverServicer):
             raise _invalid([(e.field, e.reason)]) from None
         _, _, data = await self._search(context, "analyze", obj, request)
         return pb.Analysis.FromString(data)
+
+    async def AnalyzeStream(self, request: pb.AnalyzeRequest, context):
+        obj = _position(request.position, "")
+        _check_limits(request)
+        try:
+            options.start(request.start, len(obj["played"]))
+        except PositionError as e:
+            raise _invalid([(e.field, e.reason)]) from None
+        session = request.session or None
+        if session is not None and not SESSION.fullmatch(session):
+            raise _invalid([("session", "is not the name of a review this server gave")])
+        time_limit, by_deadline = self._time_limit(context, request)
+        settings = {"start": request.start, "time_limit": time_limit, "session": session,
+                    "tt_mb": self.limits.tt_mb(self.tt_mb, obj)}
+        told: asyncio.Queue = asyncio.Queue()
+        search = asyncio.ensure_future(self.pool.run(
+            "review", obj, settings, on_progress=told.put_nowait,
+            prefer=int(session.split("-")[0]) if session else None))
+        try:
+            while True:
+                waiting = asyncio.ensure_future(told.get())
+                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
+                if not waiting.done():
+                    waiting.cancel()
+                    break
+                yield _update(waiting.result())
+            while not told.empty():
+                yield _update(told.get_nowait())
+            try:
+                answer = search.result()
+            except WorkerDied as e:
+                raise _unavailable(e) from None
+            except Busy as e:
+                raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
+            if answer[0] == "failed":
+                _, _, what, field, reason = answer
+                raise (_invalid([(field or "request", reason)]) if what == "invalid"
+                       else Refusal(grpc.StatusCode.INTERNAL, reason))
+            _, _, status, _, found = answer
+            final = pb.AnalysisUpdate(final=True, session=found["session"])
+            final.analysis.CopyFrom(convert.analysis_message(found["report"], status))
+            yield final
+            if status == "limit" and by_deadline and found["report"].get("stopped_by") == "time":
+                raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED,
+                              "the deadline ran out before the analysis was complete "
+                              "(the last message holds what was found)")
+        finally:
+            if not search.done():
+                search.cancel()           # the call ended early: stop the worker
+                await asyncio.gather(search, return_exceptions=True)
 
     async def SolveBatch(self, request: pb.SolveBatchRequest, context):
         # at most one search per worker from one batch: other calls get their turn
@@ -217,6 +268,17 @@ class SolverService(pb_grpc.SolverServicer):
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+
+def _update(told: dict) -> pb.AnalysisUpdate:
+    """A review's progress message (see :mod:`.worker`) as a message of AnalyzeStream."""
+    if "session" in told:
+        return pb.AnalysisUpdate(session=told["session"], resumed=told["resumed"])
+    update = pb.AnalysisUpdate()
+    update.analysis.CopyFrom(convert.analysis_message(told, "limit"))
+    return update
+
 
 def _position(msg: pb.Position, prefix: str) -> dict:
     """The position object of ``msg``, checked by the rules (Refusal if refused)."""

@@ -514,16 +514,26 @@ class _Judge:
         # cheap) or the highs (a no is)
         lows = (self.cheap == -1) == up
         stride = self.stride[k]
-        for which, (lo, hi) in enumerate(((p0, p1), (x0, x1))):
-            if lo < hi and limit():
-                # a gallop from the cheap side: each cheap answer doubles the stride, the
-                # dear one (the value passed) bounds the other side and shortens it
+        for which in (0, 1):
+            # a gallop from the cheap side, while its answers come in time: each cheap
+            # answer doubles the stride; the dear one (the value passed) bounds the other
+            # side, shortens the stride and ends the walk for this step
+            ask = self._played_at_least if which == 0 else self._others_at_least
+            ends = engines.now() + cap
+            while engines.now() < min(ends, until):
+                lo, hi = known()[2 * which:2 * which + 2]
+                if lo >= hi:
+                    break
+                engines.limit(min(ends, until))
                 t = min(lo + stride[which], hi) if lows else max(hi - stride[which] + 1, lo + 1)
-                ask = self._played_at_least if which == 0 else self._others_at_least
-                if ask(engine, index, t):
-                    n0, n1 = known()[2 * which:2 * which + 2]
-                    cheap_answer = n0 >= t if lows else n1 < t
-                    stride[which] = stride[which] * 2 if cheap_answer else max(1, stride[which] // 4)
+                if not ask(engine, index, t):
+                    break
+                n0, n1 = known()[2 * which:2 * which + 2]
+                if (n0 >= t) if lows else (n1 < t):
+                    stride[which] *= 2
+                else:
+                    stride[which] = max(1, stride[which] // 4)
+                    break
         p0, p1, x0, x1 = known()
         limit()
         if x1 <= p0:

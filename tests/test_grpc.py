@@ -388,8 +388,9 @@ def test_health_and_reflection(server):
         database = ProtoReflectionDescriptorDatabase(channel)
         assert {"atout.v1.Solver", "grpc.health.v1.Health"} <= set(database.get_services())
         solver = DescriptorPool(database).FindServiceByName("atout.v1.Solver")
-        assert [m.name for m in solver.methods] == ["Solve", "Analyze", "SolveBatch", "Advise",
-                                                    "AdviseBatch"]
+        assert [m.name for m in solver.methods] == ["Solve", "Analyze", "AnalyzeStream",
+                                                    "SolveBatch", "Advise", "AdviseBatch"]
+        assert solver.methods_by_name["AnalyzeStream"].server_streaming
         assert solver.methods_by_name["SolveBatch"].server_streaming
         assert solver.methods_by_name["AdviseBatch"].server_streaming
 

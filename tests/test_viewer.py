@@ -545,9 +545,10 @@ def test_a_whole_deal_gets_an_answer(page):
     assert bounded and a["plays"][-1]["value_after"] is not None
     assert page.locator("#chart rect.band").count() == bounded
     assert page.locator("#chart circle.dot").count() == len(values) - bounded
-    assert "proven ranges" in page.inner_text("#analysis-status")
+    assert "not judged" in page.inner_text("#analysis-status")
+    # what each seat is proven to have given away, never a sum of upper bounds
     costs = page.locator("#seat-costs tr[data-seat] td.cost").all_inner_texts()
-    assert any("…" in c for c in costs)
+    assert costs == [f"at least {s['at_least']} ({s['not_judged']} not judged)" for s in a["seats"]]
     shown = wait_solved(page, 0)
     box = page.locator("#dd-value")
     if not shown["value"]:                       # not solved in 2 s: what is proven
@@ -558,6 +559,42 @@ def test_a_whole_deal_gets_an_answer(page):
             assert int(box.get_attribute("data-high")) < 1
         if made == "made":
             assert int(box.get_attribute("data-low")) >= 1
+
+
+def test_the_review_draws_verdicts_as_found_stops_and_keeps_going(page):
+    """A whole deal's review: verdicts drawn (chart, bar of the cards judged) while the
+    server still searches, from the end of the deal back; Stop keeps what was found; "Keep
+    going" goes on with the same analysis on the server (its session), every card's cost
+    range the same or narrower."""
+    page.context.add_init_script("localStorage.setItem('atout-analysis-limit', '10')")
+    requests = []
+    page.on("request", lambda r: requests.append(json.loads(r.post_data))
+            if r.url.endswith("/api/analyze/stream") else None)
+    open_deal(page, GAMES["fr4"], 0)
+    page.wait_for_function("state.analysing && state.analysis && state.analysis.plays.length === 72 "
+                           "&& document.querySelectorAll('#chart circle.dot').length > 1",
+                           timeout=60000)
+    assert page.is_visible("#analysis-progress") and page.is_visible("#analysis-stop")
+    judged = page.evaluate("state.analysis.plays.filter(p => p.cost !== null).map(p => p.index)")
+    assert judged and max(judged) == 71               # the end of the deal first
+    page.click("#analysis-stop")
+    page.wait_for_function("state.analysing === null")
+    kept = page.evaluate("state.analysis")
+    assert len(kept["plays"]) == 72 and kept["stopped_by"] == "cancel"
+    assert "before you stopped it" in page.inner_text("#analysis-status")
+    assert page.is_visible("#keep-going") and not page.is_visible("#analysis-stop")
+    session = page.evaluate("state.analysisSession")
+    page.click("#keep-going")
+    page.wait_for_function("state.analysing === null && state.analysis.status !== 'running'",
+                           timeout=90000)
+    assert requests[-1].get("session") == session and "session" not in requests[0]
+    after = page.evaluate("state.analysis")
+
+    def cost_range(p):
+        return (p["cost"], p["cost"]) if p["cost"] is not None else tuple(p["cost_bounds"])
+    for a, b in zip(kept["plays"], after["plays"]):
+        (a0, a1), (b0, b1) = cost_range(a), cost_range(b)
+        assert a0 <= b0 and b1 <= a1, (a, b)
 
 
 def test_decisive_cards_are_marked(page):

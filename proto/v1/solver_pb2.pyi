@@ -144,14 +144,28 @@ class SolveBatchResult(_message.Message):
     def __init__(self, index: _Optional[int] = ..., result: _Optional[_Union[SolveResult, _Mapping]] = ...) -> None: ...
 
 class AnalyzeRequest(_message.Message):
-    __slots__ = ("position", "start", "time_limit")
+    __slots__ = ("position", "start", "time_limit", "session")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
     position: Position
     start: int
     time_limit: float
-    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., start: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
+    session: str
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., start: _Optional[int] = ..., time_limit: _Optional[float] = ..., session: _Optional[str] = ...) -> None: ...
+
+class AnalysisUpdate(_message.Message):
+    __slots__ = ("analysis", "final", "session", "resumed")
+    ANALYSIS_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    RESUMED_FIELD_NUMBER: _ClassVar[int]
+    analysis: Analysis
+    final: bool
+    session: str
+    resumed: bool
+    def __init__(self, analysis: _Optional[_Union[Analysis, _Mapping]] = ..., final: _Optional[bool] = ..., session: _Optional[str] = ..., resumed: _Optional[bool] = ...) -> None: ...
 
 class Play(_message.Message):
     __slots__ = ("index", "seat", "card", "value_before", "value_after", "cost", "best", "made_before", "made_after", "decisive", "bounds_before", "bounds_after", "cost_bounds")

@@ -27,6 +27,37 @@ export async function post(path, body, signal) {
   return { ok: response.ok, status: response.status, data };
 }
 
+// A request whose answer streams, one JSON object a line (application/x-ndjson): onLine(obj)
+// for each as it comes.  {ok: true} once the answer ends; {ok: false, status, data} when it
+// was refused before it began (data: the JSON refusal).
+export async function postLines(path, body, signal, onLine) {
+  const response = await api(path, {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body), signal,
+  });
+  if (!response.ok) {
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = { reason: "the server's answer is not JSON" }; }
+    return { ok: false, status: response.status, data };
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, end).trim();
+      buffer = buffer.slice(end + 1);
+      if (line) onLine(JSON.parse(line));
+    }
+  }
+  if (buffer.trim()) onLine(JSON.parse(buffer));
+  return { ok: true, status: response.status };
+}
+
 // "field: reason" of a refusal, its card codes written as a player writes them
 export function fieldMessage(data) {
   if (!data) return "no answer";

@@ -1,10 +1,11 @@
-// The review of the play: /api/analyze judges every card of the line shown (exact where
-// solved within the time limit, else proven bounds), and the page lists each seat's proven
-// mistakes, names the decisive cards and charts the value after every card.
-// drawVerdict(play) draws one card's verdict (its entry in the list of mistakes); the chart
-// is drawn from all of them, so verdicts that arrive one by one can be drawn as they come.
+// The review of the play: /api/analyze/stream judges every card of the line shown and sends
+// each card's verdict as it is found (one of the best, a mistake of at least N, decisive,
+// or not judged yet), from the end of the deal back; the page lists each seat's proven
+// mistakes, names the decisive cards and charts the value after every card, as they come.
+// Stop keeps everything found; "Keep going" goes on with the same analysis on the server
+// (its table warm) instead of starting again.
 import { state, $, el, svg, plural, TAB, keyOf, cardNo, seatsOf } from "./state.js";
-import { post, fieldMessage } from "./api.js";
+import { postLines, fieldMessage } from "./api.js";
 import { tokenEl, tokensEl, cardText, valueText } from "./cards.js";
 import { hasContract, madeWord, madeSentence } from "./value.js";
 import { go } from "./stepping.js";
@@ -73,6 +74,7 @@ export function stopReview() {
   clearTimeout(timer);
   pending = null;
   if (state.analysing) { state.analysing.abort(); state.analysing = null; }
+  showControls(false);
 }
 
 // from one seat's view the review is not shown: it names cards the seat cannot see
@@ -96,14 +98,45 @@ export function reviewViewChanged() {
   else reviewLineChanged();
 }
 
-export async function runAnalysis() {
+// the cards of the analysis with a verdict a player can act on: exact, or a proven mistake
+const judged = (a) => a.plays.filter((p) => verdictOf(p) !== "open").length;
+
+function drawProgress(a, running) {
+  const bar = $("analysis-progress");
+  bar.hidden = !a || !a.plays.length;
+  if (bar.hidden) return;
+  const n = judged(a);
+  bar.querySelector(".judged").style.width = (100 * n / a.plays.length).toFixed(1) + "%";
+  bar.title = n + " of " + a.plays.length + " cards judged";
+  bar.setAttribute("aria-valuenow", String(n));
+  bar.setAttribute("aria-valuemax", String(a.plays.length));
+  bar.classList.toggle("running", running);
+}
+
+function showControls(running) {
+  $("analysis-stop").hidden = !running;
+  const a = state.analysis;
+  $("keep-going").hidden = running || !a || a.status !== "limit" || !state.analysisSession;
+}
+
+let redraw = null;
+// verdicts arrive in bursts: the list, the seats and the chart are drawn at most every 150 ms
+function drawSoon() {
+  if (redraw) return;
+  redraw = setTimeout(() => { redraw = null; drawAnalysis(); drawProgress(state.analysis, !!state.analysing); }, 150);
+}
+
+// The review of the line shown: a fresh analysis, or (keepGoing) the one shown going on
+// for another time limit, its verdicts drawn as the server finds them.
+export async function runAnalysis(keepGoing) {
+  keepGoing = keepGoing === true;
   clearTimeout(timer);
   pending = null;
   if (state.analysing) state.analysing.abort();
   state.analysing = null;
   if (state.viewSeat !== null) return;
-  const line = state.line.slice();
-  const start = Number($("analysis-start").value);
+  const line = keepGoing ? state.analysisLine.slice() : state.line.slice();
+  const start = keepGoing ? state.analysis.start : Number($("analysis-start").value);
   const limit = Number($("analysis-limit").value);
   const statusEl = $("analysis-status");
   statusEl.className = "dd-status";
@@ -111,6 +144,8 @@ export async function runAnalysis() {
     // no card played from there on: a search would analyse nothing
     state.analysis = state.analysisLine = null;
     drawAnalysis();
+    drawProgress(null, false);
+    showControls(false);
     statusEl.textContent = line.length === 0
       ? "No card has been played yet: nothing to analyse. Play a card (click a lit card) and the review follows that line."
       : "No card played from trick " + (start / seatsOf() + 1) + " on: choose an earlier trick to analyse from.";
@@ -118,51 +153,121 @@ export async function runAnalysis() {
   }
   const controller = new AbortController();
   state.analysing = controller;
+  if (!keepGoing) { state.analysis = null; state.analysisSession = null; drawAnalysis(); }
+  state.analysisLine = line;
   const began = performance.now();
   const cards = plural(line.length - start, "card");
-  const tick = () => statusEl.replaceChildren(el("span", "spinner"), document.createTextNode(
-    " analysing " + cards + "… " + ((performance.now() - began) / 1000).toFixed(1) + " s of at most " + limit + " s"));
+  const tick = () => {
+    const a = state.analysis;
+    statusEl.replaceChildren(el("span", "spinner"), document.createTextNode(
+      (keepGoing ? " going on: " : " analysing " + cards + ": ") + (a ? judged(a) + " of " + a.plays.length + " judged, " : "") +
+      ((performance.now() - began) / 1000).toFixed(1) + " s of at most " + limit + " s"));
+  };
   tick();
   const ticking = setInterval(tick, 200);
-  let r;
+  showControls(true);
+  const body = { position: Object.assign({}, state.deal, { played: line }), start, time_limit: limit,
+                 slot: TAB + "-analyze" };
+  if (keepGoing) body.session = state.analysisSession;
+  let r, failure = null;
+  const onLine = (msg) => {
+    if (state.analysing !== controller) return;
+    if (msg.type === "start") {
+      state.analysisSession = msg.session || null;
+      if (!keepGoing || !state.analysis || !msg.resumed) state.analysis = { start, plays: [], seats: [], start_value: null, start_bounds: null, made: null, status: "running" };
+    } else if (msg.type === "update") {
+      const a = state.analysis;
+      const at = new Map(a.plays.map((p, i) => [p.index, i]));
+      for (const p of msg.plays) { if (at.has(p.index)) a.plays[at.get(p.index)] = p; else a.plays.push(p); }
+      a.plays.sort((x, y) => x.index - y.index);
+      Object.assign(a, { seats: msg.seats, start_value: msg.start_value, start_bounds: msg.start_bounds, made: msg.made });
+      drawSoon();
+    } else if (msg.type === "report") {
+      state.analysis = msg.report;
+    } else if (msg.type === "error") {
+      failure = fieldMessage(msg);
+    }
+  };
   try {
-    r = await post("/api/analyze", { position: Object.assign({}, state.deal, { played: line }), start,
-                                     time_limit: limit, slot: TAB + "-analyze" }, controller.signal);
+    r = await postLines("/api/analyze/stream", body, controller.signal, onLine);
   } catch (e) {
     clearInterval(ticking);
-    if (e.name !== "AbortError" && state.analysing === controller) {
-      state.analysing = null;
-      statusEl.textContent = "The analysis failed: " + e.message;
-    }
-    return;
+    if (state.analysing !== controller) return;        // stopped, or a newer review
+    state.analysing = null;
+    failure = "the answer stopped (" + e.message + ")";
   }
   clearInterval(ticking);
-  if (state.analysing !== controller) return;
+  if (state.analysing !== controller && !failure) return;
   state.analysing = null;
-  if (!r.ok) {
+  clearTimeout(redraw);
+  redraw = null;
+  if (r && !r.ok) {
+    showControls(false);
     if (r.status === 409) return;
     statusEl.textContent = "The analysis failed: " + fieldMessage(r.data);
     statusEl.className = "dd-status error";
     return;
   }
-  state.analysis = r.data;
-  state.analysisLine = line;
-  const a = r.data;
-  const what = state.whatIfFrom !== null ? "the what-if line" : "the real play";
-  const seconds = ((performance.now() - began) / 1000).toFixed(1);
-  if (a.status === "ok") {
-    statusEl.textContent = "Analysed " + plural(a.plays.length, "card") + " of " + what + " in " + seconds + " s.";
-  } else {
-    // every card has its verdict: exact where solved in time, else proven bounds
-    const exact = a.plays.filter((p) => p.cost !== null).length;
-    statusEl.className = "dd-status limited";
-    statusEl.textContent = (exact
-      ? "Analysed " + plural(a.plays.length, "card") + " of " + what + " within " + limit + " s: " + exact +
-        " with an exact cost, the others with proven ranges (shaded on the chart)"
-      : "Within " + limit + " s no card of " + what + " could be solved exactly: the chart shows the ranges proven") +
-      (hasContract() ? "; before card " + cardNo(a.start) + " " + madeSentence(a.made) : "") + ".";
+  if (failure || !state.analysis || state.analysis.status === "running") {
+    statusEl.textContent = "The analysis failed: " + (failure || "it ended before its report") +
+      (state.analysis && state.analysis.plays.length ? " — the verdicts found are kept." : "");
+    statusEl.className = "dd-status error";
+    if (state.analysis) state.analysis.status = "limit";
+    drawAnalysis();
+    drawProgress(state.analysis, false);
+    showControls(false);
+    return;
   }
+  finishStatus(performance.now() - began, limit, state.analysis.cached);
   drawAnalysis();
+  drawProgress(state.analysis, false);
+  showControls(false);
+}
+
+// the status line once an analysis has answered: what was judged, and what was not
+function finishStatus(ms, limit, cached) {
+  const a = state.analysis;
+  const statusEl = $("analysis-status");
+  const what = state.whatIfFrom !== null ? "the what-if line" : "the real play";
+  const seconds = (ms / 1000).toFixed(1);
+  const from = cached ? " (the server's review of this deal, kept from before)" : "";
+  if (a.status === "ok") {
+    statusEl.textContent = "Analysed " + plural(a.plays.length, "card") + " of " + what + " in " + seconds + " s" + from + ".";
+    return;
+  }
+  // every card has its verdict: exact where solved in time, a proven mistake, or not judged
+  const n = judged(a);
+  statusEl.className = "dd-status limited";
+  statusEl.textContent = (n
+    ? "Judged " + n + " of " + plural(a.plays.length, "card") + " of " + what + (a.stopped_by === "cancel" ? " before you stopped it" : " within " + limit + " s") +
+      "; the others are not judged (their cost lies in a proven range, shaded on the chart)" + from
+    : "Within " + limit + " s no card of " + what + " could be judged: the chart shows the ranges proven") +
+    (hasContract() ? "; before card " + cardNo(a.start) + " " + madeSentence(a.made) : "") + "." +
+    (state.analysisSession ? " “Keep going” goes on from here." : "");
+}
+
+// Stop: the review keeps every verdict found so far (the server's analysis waits, for
+// "Keep going")
+export function stopAnalysis() {
+  const controller = state.analysing;
+  if (!controller) return;
+  state.analysing = null;
+  controller.abort();
+  const a = state.analysis;
+  if (a) {
+    a.status = "limit";
+    a.stopped_by = "cancel";
+    finishStatus(0, Number($("analysis-limit").value), false);
+    drawAnalysis();
+  } else {
+    $("analysis-status").textContent = "Stopped before any verdict came.";
+  }
+  drawProgress(a, false);
+  showControls(false);
+}
+
+export function keepGoing() {
+  if (state.analysis && state.analysisSession) runAnalysis(true);
 }
 
 function worstOf(a) {
@@ -279,7 +384,7 @@ export function drawChart() {
   const box = $("chart");
   box.replaceChildren();
   box._x = null;
-  if (!a || !state.table || state.viewSeat !== null) return;
+  if (!a || !a.plays.length || !state.table || state.viewSeat !== null) return;
   const scale = state.table.scale;
   // each value exact, or (value null) the proven bounds: drawn as a band
   const points = [{ index: a.start, value: a.start_value, bounds: a.start_bounds, play: null }]

@@ -16,6 +16,7 @@ export const state = {
   analysis: null,     // the /api/analyze answer for `analysisLine`
   analysisLine: null,
   analysing: null,    // the AbortController of the analysis under way
+  analysisSession: null, // the server's name for that analysis: "Keep going" goes on with it
   viewSeat: null,     // null: every hand open; a seat: the table as that seat sees it
   advices: new Map(), // key|samples|seat -> the /api/advise answer
   advising: null,     // {key, controller, started, timer}

@@ -12,7 +12,7 @@
 import { state, $ } from "./state.js";
 import { go, stepCard, stepTrick, backToReal, update } from "./stepping.js";
 import { setViewSeat, adviseCurrent } from "./seat.js";
-import { runAnalysis, scheduleReview, watchChartWidth } from "./review.js";
+import { keepGoing, runAnalysis, scheduleReview, stopAnalysis, watchChartWidth } from "./review.js";
 import { start, followLink, loadDeal, loadText, notice, openInput, showDealError } from "./deals.js";
 import { openShare, copyShare } from "./address.js";
 import { openImage, saveImage } from "./picture.js";
@@ -45,7 +45,9 @@ function wire() {
   $("analysis-start").addEventListener("change", scheduleReview);
   $("view-seat").addEventListener("change", (e) => setViewSeat(e.target.value));
   $("advice-samples").addEventListener("change", () => adviseCurrent());
-  $("analyse").addEventListener("click", runAnalysis);
+  $("analyse").addEventListener("click", () => runAnalysis());
+  $("analysis-stop").addEventListener("click", stopAnalysis);
+  $("keep-going").addEventListener("click", keepGoing);
   $("deal-select").addEventListener("change", (e) => { notice(""); $("input-error").hidden = true; loadDeal(Number(e.target.value)); });
   $("toggle-input").addEventListener("click", () => openInput($("input-panel").hidden));
   $("share").addEventListener("click", () => { openImage(false); openShare($("share-panel").hidden); });
