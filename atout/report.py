@@ -297,7 +297,10 @@ def viewer_link(base: str, position: dict, card_index: int | None = None) -> str
         return None
     # who played where is the page's, not the link's
     obj = {k: v for k, v in position.items() if k not in PEOPLE_FIELDS}
-    return make_link(base, obj, card_index)
+    try:
+        return make_link(base, obj, card_index)
+    except PositionError:        # a deal the links cannot carry: the page goes without
+        return None
 
 
 # -- the page ---------------------------------------------------------------------------------
