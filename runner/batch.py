@@ -397,7 +397,12 @@ JOBS = __name__
 
 #: what a batch does with each line: solve it as a puzzle, or analyse it as a played deal
 SOLVE, ANALYZE = "solve", "analyze"
-_JOB_OF = {SOLVE: solve_line, ANALYZE: analyze_line}
+
+
+def _work(kind: str):
+    """The function that does one line of ``kind`` (looked up at each call: a test may
+    replace it)."""
+    return solve_line if kind == SOLVE else analyze_line
 
 
 def run_job(kind: str, job, payload, opts: dict, cancel) -> tuple:
@@ -405,7 +410,7 @@ def run_job(kind: str, job, payload, opts: dict, cancel) -> tuple:
     "solve") or played deal ("analyze"), ``payload`` being (raw line, line number,
     oversize)."""
     raw, line, oversize = payload
-    return ("done", job, _JOB_OF[kind](raw, line, opts, oversize))
+    return ("done", job, _work(kind)(raw, line, opts, oversize))
 
 
 def worker_process() -> None:
@@ -508,7 +513,7 @@ def _ray(kind: str, tasks: Iterator[_Task], opts: dict, workers: int | None,
         except Exception as e:
             raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {e}") from None
         started = True
-    remote = ray.remote(num_cpus=1, max_retries=1)(_JOB_OF[kind])
+    remote = ray.remote(num_cpus=1, max_retries=1)(_work(kind))
     cap = 2 * max(1, workers or int(ray.cluster_resources().get("CPU", 1)))
     inflight: dict = {}
 
