@@ -3,6 +3,7 @@ on a local Ray instance too; players, tables and boards checked and kept."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import signal
@@ -170,12 +171,14 @@ def test_ray_backend(tmp_path):
 
 def test_analyses_and_solves_do_not_mix_in_one_output(tmp_path):
     """Going on with the other kind's results file would skip the work asked for as done:
-    refused naming -o and why, the file left as it was."""
+    refused naming -o and why, the file left as it was.  (And the progress line says deals.)"""
     deals = _deals("mix", 2)
     src = tmp_path / "in.jsonl"
     _write(src, deals)
     analyses, solves = tmp_path / "analyses.jsonl", tmp_path / "solves.jsonl"
-    analyze_all(src, analyses, workers=1, last_tricks=1, tt_mb=TT)
+    progress = io.StringIO()
+    analyze_all(src, analyses, workers=1, last_tricks=1, tt_mb=TT, progress=progress)
+    assert progress.getvalue() == "batch: 2 deals, 0 already done, 2 to analyse on 1 worker\n"
     endgames = [dict(d, played=d["played"][:-len(d["hands"])]) for d in deals]
     solve_all(endgames, solves, workers=1, tt_mb=TT)
     for path, call, what in ((analyses, solve_all, "an analysis"),
