@@ -20,7 +20,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
     from atout import options
 
     from .analyze_cmd import DEFAULT_TIME_LIMIT
-    from .cli import (add_threads_option, add_time_limit_option, add_tt_mb_option,
+    from .cli import (MAX_THREADS, _threads, add_time_limit_option, add_tt_mb_option,
                       add_workers_option, checked, whole_number)
 
     p = sub.add_parser("batch", help="solve a puzzle set, or analyse played deals (--analyze), "
@@ -52,7 +52,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
                             "from card N")
     where.add_argument("--last-tricks", type=positive_int, metavar="K",
                        help="analyse only the last K tricks of each deal")
-    add_threads_option(analysis)
+    analysis.add_argument("--threads", type=_threads, metavar="N",
+                          help=f"threads for each analysis, 1 to {MAX_THREADS} (default 1: "
+                               f"the workers take the cores)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=run)
 
