@@ -15,7 +15,9 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
     POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
                         with "seat", as that seat sees the table
-    GET  /api/deals     the deals `atout view FILE` was given, and the examples
+    POST /api/picture   {"position": {...}, "seat": 2, "values": {...}} -> {"svg", "name"}:
+                        the table as an SVG picture (atout/picture.py)
+    GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
 
@@ -48,7 +50,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from atout import options
+from atout import options, picture
 from atout.errors import PositionError
 from atout.jsonl import decode_json
 from atout.position import parse_position
@@ -250,6 +252,9 @@ class HttpApi:
         self.workers = workers
         self.tt_mb = tt_mb
         self.deals = deals or []
+        #: `atout view FILE`'s refused lines ("line 3: hands: ..."), said on the page too
+        self.refused: list[str] = []
+        self.deals_file: str | None = None
         self.limits = limits or Limits()
         self.max_time_limit = self.limits.max_time_limit or MAX_TIME_LIMIT
         self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
@@ -268,6 +273,7 @@ class HttpApi:
             Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
+            Route("/api/picture", self.picture, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
             exception_handlers={Exception: _internal}))
 
@@ -308,7 +314,7 @@ class HttpApi:
     async def list_deals(self, request: Request) -> Response:
         if not self._token_ok(request):
             return Json(_unauthenticated().body, 401, headers=_CHALLENGE)
-        return Json({"deals": self.deals})
+        return Json({"deals": self.deals, "refused": self.refused, "file": self.deals_file})
 
     def _token_ok(self, request: Request) -> bool:
         """No token set, or the request's ``Authorization: Bearer <token>`` (see
@@ -371,6 +377,19 @@ class HttpApi:
             _, pos = _position(obj)
             seat = _option(obj, "seat", None, options.seat, pos.seats)
             return table(pos, seat)
+        return await self._answer(request, work)
+
+    async def picture(self, request: Request) -> Response:
+        async def work(request, obj):
+            _check_keys(obj, ("position", "seat", "values"))
+            _, pos = _position(obj)
+            seat = _option(obj, "seat", None, options.seat, pos.seats)
+            shown = table(pos, seat)
+            try:
+                values = picture.check_values(obj.get("values"), shown)
+            except ValueError as e:
+                raise _invalid("values", str(e)) from None
+            return {"svg": picture.svg(shown, values), "name": picture.file_name(shown)}
         return await self._answer(request, work)
 
     async def solve(self, request: Request) -> Response:

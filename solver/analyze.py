@@ -29,11 +29,12 @@ transposition table stays warm:
    runs past its time is left for the next round, whose time per probe is doubled),
    until a quarter of the time is gone — one answer often settles a run of positions,
    and "not made" is cheap to prove in French Tarot (only the taker's cards are refuted);
-3. the cards' judge (:class:`_Judge`), until 55 % of the time: at each card not judged,
+3. the cards' judge (:class:`_Judge`), until 40 % of the time: at each card not judged,
    from the end back, in rounds whose time per probe doubles, "is the card played worth
-   g?" (g its value's guess) and "is another card worth more than that?" — a card proven
-   one of the best, or a mistake, without either value exact; a mistake's bound is then
-   narrowed until its low is 90 % of its high.  A round whose every probe ran out of time
+   t?" and "is another card worth t?" — the cheap side of each value first, then the one
+   dear question that decides — a card proven one of the best, or a mistake, without
+   either value exact; a mistake's bound is then narrowed until its low is 90 % of its
+   high.  A round whose every probe ran out of time
    ends the step: a card as good as the best ties with it, and proving the tie costs what
    the exact value there costs (the walk of steps 1 and 4 does that in the best order);
 4. exact values from where step 1 stopped, back, until a tenth of the time is left;
@@ -64,17 +65,18 @@ from atout.cards import token
 from atout.position import Position, parse_position
 from atout.scoring import made_threshold
 
-from . import _optimal, ask_made, check_limits, check_threads, default_tt_mb, make_engine, set_threads
+from . import (MAX_THREADS, _optimal, ask_made, check_limits, check_threads, default_tt_mb,
+               make_engine, set_threads)
 from .cancel import Cancel
 from .line import PlayedLine
 from .params import card_of_code, code_of
 
-__all__ = ["Analysis", "analyze"]
+__all__ = ["Analysis", "analyze", "summary"]
 
 #: the shares of a run's time limit where its steps end (see the module's docstring)
 EXACT_FIRST_SHARE = 0.1
 MADE_UNTIL_SHARE = 0.25
-JUDGE_UNTIL_SHARE = 0.55
+JUDGE_UNTIL_SHARE = 0.4
 #: steps 2 and 3: the first time per probe, as a share of the step's time (doubled every
 #: round)
 FIRST_PROBE_SHARE = 1 / 32
@@ -192,6 +194,13 @@ class Analysis:
             self.cancel, self.on_update = None, None
         return self.report(cancelled=cancel is not None and cancel.is_set())
 
+    def want_threads(self, threads: int) -> None:
+        """Search on ``threads`` threads from now on (1 to MAX_THREADS; any thread may ask,
+        while a run goes on): fewer at once — the search running is stopped and run again
+        on them, its table keeping what it found — more from the next search on.  For a
+        server that lends a lone search the cores of its idle workers."""
+        self.engines.want_threads(threads)
+
     def report(self, cancelled: bool = False) -> dict:
         """What is proven now, as :func:`analyze` returns it (``stopped_by`` says
         ``cancel`` when ``cancelled``)."""
@@ -220,6 +229,12 @@ class Analysis:
             self.on_update(changed)
 
 
+def summary(report: dict) -> dict:
+    """What a report says besides its plays: the seats' totals and the start's value."""
+    return {"seats": report["seats"], "start_value": report["start_value"],
+            "start_bounds": report.get("start_bounds"), "made": report["made"]}
+
+
 def _cancelled(cancel: Cancel | None) -> bool:
     return cancel is not None and cancel.is_set()
 
@@ -236,6 +251,28 @@ class _Engines:
         self.cancel: Cancel | None = None
         self.engine = None
         self.nodes_before = 0           # the nodes of the engines closed (reuse=False)
+        self.until: float | None = None  # the instant the search now running stops at
+        self.yielded = False            # a search was stopped to give threads back
+
+    def want_threads(self, threads: int) -> None:
+        """Search on ``threads`` threads from the next search on (any thread may ask): a
+        search running on more is stopped and run again on these (its table keeps what it
+        found), so that threads are given back at once."""
+        self.threads = max(1, min(threads, MAX_THREADS))
+        engine = self.engine
+        if engine is not None and self.threads < engine.threads:
+            self.yielded = True
+            engine.stop()
+
+    def search(self, fn: Callable, *args, **kwargs):
+        """``fn(*args, **kwargs)``, a search of the engine, run again on the threads asked
+        for where :meth:`want_threads` stopped it."""
+        while True:
+            result = fn(*args, **kwargs)
+            if not self.yielded or _cancelled(self.cancel):
+                return result
+            self.yielded = False
+            self.limit(self.until)
 
     def now(self) -> float:
         """The analysis' clock: ``time.perf_counter()``, or with a node rate the nodes
@@ -274,7 +311,11 @@ class _Engines:
         return engine
 
     def limit(self, until: float | None) -> None:
-        """The engine searches until ``until`` (None: no limit) from now on."""
+        """The engine searches until ``until`` (None: no limit) from now on, on the
+        threads asked for."""
+        self.until = until
+        if self.engine.threads != self.threads:
+            set_threads(self.engine, self.threads)
         if until is None:
             self.engine.set_limits(0, 0.0)
         elif self.node_rate:
@@ -298,7 +339,10 @@ def _line(engines: _Engines, position: Position, start: int):
     deal.  Also the seat that played each card, and the cards' judge."""
     engine = engines.at(start, None)
     seats, maximizing, forced, cheap = [], [], [], []
-    judge = _Judge(start)
+    judge = _Judge(start, engines)
+    contract = position.contract
+    maximizers = sum(camp == contract.maximizer for camp in contract.camp)
+    judge.cheap = 1 if 2 * maximizers < position.seats else (-1 if 2 * maximizers > position.seats else 0)
     for code in engines.codes[start:]:
         seats.append(engine.to_play())
         maximizing.append(engine.maximizing())
@@ -325,19 +369,23 @@ class _Judge:
     they are, the other camp's negated, so that every seat wants its card's value high
     and a card's cost is how far the others' best lies above the card played."""
 
-    def __init__(self, first: int):
-        self.first = first
+    def __init__(self, first: int, engines: _Engines):
+        self.first, self.engines = first, engines
         self.cards: list[dict[int, list]] = []
         self.played: list[int] = []             # the representative of the card played
         self.maximizing: list[bool] = []
-        self.guess: list = []                   # the card played's value, step 3's guess
+        self.ran_out = False                    # a probe of this round ran out of time
+        self.stride: list[list[int]] = []       # the cheap walks' steps: [played, others]
+        # which answer is cheap to prove: 1 "below t" (the maximizing camp has fewer
+        # seats, as the French taker's), -1 "t or more", 0 neither (as the engine's walk)
+        self.cheap = 0
 
     def add(self, engine, groups: dict, code: int) -> None:
         """The next position of the line: ``engine`` there, the card ``code`` played."""
         self.cards.append({rep: list(engine.child_bounds(rep)) for rep in engine.move_codes()})
         self.played.append(next(rep for rep, codes in groups.items() if code in codes))
         self.maximizing.append(engine.maximizing())
-        self.guess.append(None)
+        self.stride.append([1, 1])
 
     # -- what is known ------------------------------------------------------------------
 
@@ -401,66 +449,129 @@ class _Judge:
             todo = self.open(line)
             if not todo:
                 return
-            before = self._known(line, todo)
+            before = self._verdicts(line, todo)
+            self.ran_out = False
             for index in todo:
                 now = engines.now()
                 if now >= until or analysis._cancelled():
                     return
                 if index in self.open(line):        # (another card's answer may settle it)
-                    self.step(engines, line, index, min(now + analysis.judge_cap, until))
+                    self.step(engines, line, index, analysis.judge_cap, until)
                     analysis._proved()
-            if self._known(line, todo) == before:
-                # a round whose every probe ran out of time: what is left costs about what
-                # the exact values cost (a card as good as the best needs the value it ties
-                # with), so the time goes back to them
+            if self.ran_out and self._verdicts(line, todo) == before:
+                # a round that judged no card and proved no mistake bigger, its time per
+                # probe too short: what is left costs about what the exact values cost (a
+                # card as good as the best needs the value it ties with), so the time goes
+                # back to them
                 return
             analysis.judge_cap *= 2
 
     @staticmethod
-    def _known(line: PlayedLine, cards: list[int]) -> list:
-        """What is known of the card played and the others at each of ``cards``."""
-        return [(line.bounds(i + 1), line.others(i)) for i in cards]
+    def _verdicts(line: PlayedLine, cards: list[int]) -> list:
+        """The verdicts of ``cards``: for each, one of the best (proven) and what it is
+        proven to have cost at least."""
+        return [(line.cost_bounds(i)[1] == 0, line.cost_bounds(i)[0]) for i in cards]
 
-    def step(self, engines: _Engines, line: PlayedLine, index: int, until: float) -> None:
-        """One step towards card ``index``'s verdict.  Open: "is the card played worth g?"
-        (``g`` its value's guess, MTD(f)-fashion: the nearest exact value on the line, then
-        the bound each answer returns), then "is another card worth more than the card
-        played surely is?" — no: it was one of the best, in two probes when the guess is
-        right; a yes above what the card played can reach: a mistake.  A proven mistake:
-        the loose side of its bound narrowed."""
+    def step(self, engines: _Engines, line: PlayedLine, index: int, cap: float,
+             until: float) -> None:
+        """One step towards card ``index``'s verdict, each probe given ``cap`` (and never
+        past ``until``).
+
+        A verdict needs one bound of the card played (``P``) and one of the others' best
+        (``X``): one of the best when X's high is at most P's low, a mistake when X's low
+        is above P's high.  Where one camp has fewer seats, one side of every value is
+        cheap to bound (in French Tarot, "below t": only the taker's cards are refuted)
+        and the other dear, the more so the nearer the value.  So each step first moves
+        the cheap bounds of P and X towards their values, galloping (each cheap answer
+        doubles the stride; one from the dear side bounds the value and shortens it),
+        then asks the one dear
+        question that can decide, as far from the values as the cheap bounds allow: a
+        mistake of C points needs a dear probe about C from its value, while a card that
+        ties with the best needs one at the value itself — as the exact value does.
+        Where neither side is cheaper (two against two), one threshold between the two
+        ranges is asked of both."""
         k = index - self.first
         up = self.maximizing[k]
-        p0, p1 = _mine(up, *line.bounds(index + 1))
-        x0, x1 = _mine(up, *line.others(index))
-        engine = engines.at(index, until)
+        engine = engines.at(index, min(engines.now() + cap, until))
         self.teach(engine, line, index)
-        if x0 > p1:                                      # a mistake: make its bound tight
+
+        def known():
+            self.learn(engine, index)
+            self.tell(line, index)
+            line.propagate()
+            return _mine(up, *line.bounds(index + 1)) + _mine(up, *line.others(index))
+
+        def limit():
+            engines.limit(min(engines.now() + cap, until))
+            return True
+
+        p0, p1, x0, x1 = known()
+        if self.cheap == 0:
+            self._split(engine, index, p0, p1, x0, x1)
+            known()
+            return
+        # the cheap bounds, in the mover's values: the lows (a yes to "worth t?" is
+        # cheap) or the highs (a no is)
+        lows = (self.cheap == -1) == up
+        stride = self.stride[k]
+        for which, (lo, hi) in enumerate(((p0, p1), (x0, x1))):
+            if lo < hi and limit():
+                # a gallop from the cheap side: each cheap answer doubles the stride, the
+                # dear one (the value passed) bounds the other side and shortens it
+                t = min(lo + stride[which], hi) if lows else max(hi - stride[which] + 1, lo + 1)
+                ask = self._played_at_least if which == 0 else self._others_at_least
+                if ask(engine, index, t):
+                    n0, n1 = known()[2 * which:2 * which + 2]
+                    cheap_answer = n0 >= t if lows else n1 < t
+                    stride[which] = stride[which] * 2 if cheap_answer else max(1, stride[which] // 4)
+        p0, p1, x0, x1 = known()
+        limit()
+        if x1 <= p0:
+            return                                     # one of the best
+        if x0 > p1:                                    # a mistake: tighten its dear side
+            if lows and p0 < p1:
+                self._played_at_least(engine, index, (p0 + p1 + 1) // 2)
+            elif not lows and x0 < x1:
+                self._others_at_least(engine, index, (x0 + x1 + 1) // 2)
+        elif lows:
+            if x0 > p0:     # the others reach above what the card played surely does
+                self._played_at_least(engine, index, x0)       # no: a mistake
+            else:
+                self._others_at_least(engine, index, p0 + 1)   # no: one of the best
+        else:
+            if x1 > p1:     # the others may reach above what the card played can
+                self._others_at_least(engine, index, p1 + 1)   # yes: a mistake
+            else:
+                self._played_at_least(engine, index, x1)       # yes: one of the best
+        known()
+
+    def _split(self, engine, index: int, p0, p1, x0, x1) -> None:
+        """Where neither side is cheaper: one threshold between the two ranges asked of
+        the card played and of the others — the best if only the card played reaches
+        it, a mistake if only another does, else the ranges overlap on one side of it,
+        half as wide."""
+        if x0 > p1:                                    # a mistake: make its bound tight
             if p1 - p0 >= x1 - x0:
-                self._played_at_least(engine, index, p0 + 1)
+                self._played_at_least(engine, index, (p0 + p1 + 1) // 2)
             else:
                 self._others_at_least(engine, index, (x0 + x1 + 1) // 2)
-        else:
-            done = True
-            if p0 < p1:
-                guess = self.guess[k]
-                if guess is None:
-                    guess = _mine(up, *(_nearest_exact(line, index + 1),) * 2)[0]
-                t = min(max(guess, p0 + 1), p1)
-                done = self._played_at_least(engine, index, t)
-                if done:                 # the next guess: the bound the answer proved
-                    self.learn(engine, index)
-                    lo, hi = _mine(up, *self.cards[k][self.played[k]])
-                    self.guess[k] = lo if lo >= t else hi
-            p0 = max(p0, _mine(up, *self.cards[k][self.played[k]])[0])
-            if done and x1 > p0:
-                self._others_at_least(engine, index, p0 + 1)
-        self.learn(engine, index)
-        self.tell(line, index)
+            return
+        low, high = max(p0, x0), min(p1, x1)
+        if low < high:
+            played = others = (low + high + 1) // 2
+        else:                 # one value left where both may lie: the best only if equal
+            played, others = low, low + 1
+        if p0 >= played or self._played_at_least(engine, index, played):
+            if x1 >= others:
+                self._others_at_least(engine, index, others)
 
     def _played_at_least(self, engine, index: int, t) -> bool:
         """Ask "is the card played worth t to its seat?"; False when stopped."""
         k = index - self.first
-        return _at_least(engine, self.played[k], self.maximizing[k], t) is not None
+        if self.engines.search(_at_least, engine, self.played[k], self.maximizing[k], t) is None:
+            self.ran_out = True
+            return False
+        return True
 
     def _others_at_least(self, engine, index: int, t) -> bool:
         """Ask "is another card worth t to the seat?": the others in turn, the most
@@ -475,22 +586,13 @@ class _Judge:
                 return True
             if hi < t:
                 continue
-            answer = _at_least(engine, rep, up, t)
+            answer = self.engines.search(_at_least, engine, rep, up, t)
             if answer is None:
+                self.ran_out = True
                 return False
             if answer:
                 return True
         return True
-
-
-def _nearest_exact(line: PlayedLine, index: int):
-    """The exact value nearest to position ``index`` from there on (the middle of its
-    bounds where none is)."""
-    for i in range(index, line.last + 1):
-        if line.exact(i) is not None:
-            return line.exact(i)
-    lo, hi = line.bounds(index)
-    return (lo + hi) // 2
 
 
 def _mine(maximizing: bool, lo, hi):
@@ -538,7 +640,8 @@ class _ExactWalk:
         if self.index == line.last and line.exact(line.last) is None:
             # an unfinished deal: first the value after its last card
             engine = self.engines.at(line.last, until)
-            done, lo, hi = engine.value(at_least=line.lo[-1], at_most=line.hi[-1])
+            done, lo, hi = self.engines.search(engine.value, at_least=line.lo[-1],
+                                               at_most=line.hi[-1])
             line.narrow(line.last, lo, hi)
             self.proved()
             if not done:
@@ -554,7 +657,8 @@ class _ExactWalk:
                 # for the maximizing camp, at most that for the other (the line knows it) —
                 # and the first guess.
                 lo, hi = line.bounds(index)
-                done, lo, hi = engine.value(guess=after, at_least=lo, at_most=hi)
+                done, lo, hi = self.engines.search(engine.value, guess=after, at_least=lo,
+                                                   at_most=hi)
                 line.narrow(index, lo, hi)
                 self.judge.learn(engine, index)
                 self.judge.tell(line, index)
@@ -594,7 +698,7 @@ class _ExactWalk:
         if len(reps) > 1:
             for rep in reps:
                 if rep not in decided:
-                    done, ok = _optimal(engine, rep, value, groups[rep])
+                    done, ok = self.engines.search(_optimal, engine, rep, value, groups[rep])
                     if not done:
                         return False
                     decided[rep] = ok
@@ -633,7 +737,7 @@ def _ask_made(analysis: Analysis, until: float) -> None:
             engine = engines.at(index, min(now + analysis.made_cap, until))
             if index < line.last:
                 judge.teach(engine, line, index)
-            done, lo, hi = ask_made(engine, threshold, *line.bounds(index))
+            done, lo, hi = engines.search(ask_made, engine, threshold, *line.bounds(index))
             line.narrow(index, lo, hi)
             if index < line.last:
                 judge.learn(engine, index)
