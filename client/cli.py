@@ -8,7 +8,8 @@
     atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
     atout analyze [FILE|-] ...  every card of played deals against double-dummy play
     atout advise [FILE|-] ...   the best card from what the seat to play could know
-    atout batch IN -o OUT ...   solve a puzzle set on every core, resumable
+    atout batch IN -o OUT ...   solve a puzzle set (or analyse played deals) on every core
+    atout report OUT -o PAGE    a session's analyses as one HTML page
 
 Every command reads JSON Lines (FORMAT.md) from FILE or standard input.  A user never
 sees a traceback: bad input is a line on stderr naming the field, and the exit
@@ -42,6 +43,7 @@ COMMANDS = (
     "analyze_cmd",
     "advise_cmd",
     "batch_cmd",
+    "report_cmd",
     "deal_cmd",
     "serve_cmd",
     "view_cmd",

@@ -15,6 +15,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from atout.errors import PositionError
+from atout.position import PEOPLE_FIELDS
 from atout.printable import shown
 
 from .v1 import solver_pb2 as pb
@@ -113,7 +114,9 @@ def position_message(obj: Any) -> pb.Position:
     if not isinstance(obj, dict):
         raise PositionError("position", "must be a JSON object")
     for key in obj:
-        if key not in POSITION_FIELDS:
+        # who played it where (players, table, board): the answers do not depend on them and
+        # the message does not carry them (parse_position checks them before)
+        if key not in POSITION_FIELDS + PEOPLE_FIELDS:
             raise PositionError(shown(key), "unknown field")
     msg = pb.Position()
     _set_id(msg, obj.get("id"))
