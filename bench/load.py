@@ -603,6 +603,10 @@ def main() -> int:
         by_kind[kind][status] += 1
     print("\nby kind: " + "; ".join(f"{k}: " + ", ".join(f"{s} {n}" for s, n in v.most_common())
                                    for k, v in sorted(by_kind.items())))
+    drained = Counter(status for phase, kind, status, _ in record.calls
+                      if phase == "drain" and kind != "cancel")
+    print("drain, the calls their client did not cancel: "
+          + ", ".join(f"{s} {n}" for s, n in drained.most_common()))
     print("\nfaults (workers alive once whole, seconds to be whole):")
     for what, alive, took in fault_log:
         print(f"  {what:<52} {alive} of {args.workers}  {took:5.1f} s")
