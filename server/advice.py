@@ -8,13 +8,17 @@ that other calls get their turn; the answer is put together as ``atout advise`` 
 (:func:`atout.solver.advise.put_together`): the same seed, the same advice.  Cancelling
 the coroutine (the client went away, the deadline passed) cancels the jobs still
 running: the pool stops their searches; so does an advice sure enough before its last
-draws are solved.
+draws are solved.  Counting the consistent deals and putting the answer together run on
+threads of their own (:data:`DRAWING`), not the event loop's executor that other calls
+need; each deal is drawn as a worker is free for it (a few milliseconds at most), so a
+large ``samples`` costs nothing once the advice stops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from atout.position import parse_position
 from atout.solver.advise import (DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, NO_TIME, Advice, check,
@@ -24,6 +28,11 @@ from atout.solver.race import AGAIN, WAIT, Race
 from .pool import SearchPool
 
 __all__ = ["advise_on_pool", "AdviceFailed"]
+
+#: the counting and the putting together of advices: two threads of their own (the work
+#: holds the GIL, more would not go faster), so that many advices wait for these, not for
+#: the executor a batch's validation needs
+DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="atout-draw")
 
 
 class AdviceFailed(RuntimeError):
@@ -56,7 +65,7 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
             return one_card(position, seed, samples, confidence, started)
         return Race(position, samples, seed, confidence)
 
-    race = await loop.run_in_executor(None, prepare)
+    race = await loop.run_in_executor(DRAWING, prepare)
     if isinstance(race, Advice):
         return race
     turns = turns or asyncio.Semaphore(pool.size)
@@ -115,4 +124,5 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
         await asyncio.gather(*tasks, return_exceptions=True)
 
     return await loop.run_in_executor(
-        None, lambda: put_together(race, stopped_by="time", seconds=time.perf_counter() - started))
+        DRAWING, lambda: put_together(race, stopped_by="time",
+                                      seconds=time.perf_counter() - started))
