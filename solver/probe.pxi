@@ -121,7 +121,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
     for k in range(5):
         rel[k] = 0
     ctx.nodes += 1
-    if (ctx.nodes & 1023) == 0:
+    if (ctx.nodes & ctx.check_mask) == 0:
         check_limits(g, s, ctx)    # (and grow the table: no caller holds a pointer into it)
     if ctx.abort or ctx.implied or ctx.abandon:
         return 0

@@ -146,6 +146,8 @@ cdef extern from *:
     int populate "atout_populate" (const void* p, size_t bytes) nogil
 
 
+cdef struct Place                  # a thread's place in the lockstep (lockstep.pxi)
+
 cdef struct Team:
     # how the engine's threads search (set_threads)
     int threads                  # this many threads per search, the caller's included
@@ -178,6 +180,12 @@ cdef struct Team:
     # for measuring and testing: the searches the helpers joined, and those a helper answered
     uint64_t joined
     uint64_t helper_answers
+    # lockstep.pxi, for measuring: the threads take turns of ``lockstep`` nodes (0: off)
+    int lockstep
+    uint32_t lockstep_seed       # (0: every turn ``lockstep`` nodes; else drawn from it)
+    int lockstep_every           # the threads check their node count every this many nodes
+    int rotating                 # the turns are in force (the helpers are in the search)
+    Place* places                # each thread's place (0: the caller)
 
 
 cdef inline uint64_t help_after_for(int threads) noexcept nogil:
@@ -298,6 +306,7 @@ cdef void claim(Team* t, Ctx* ctx, int v) noexcept nogil:
         c = t.main if i == 0 else &t.helpers[i - 1]
         if c != ctx:
             atomic_store(&c.implied, 1)
+    lockstep_end(t)
 
 
 cdef void map_table(Ctx* ctx) noexcept nogil:
@@ -333,10 +342,15 @@ cdef void* helper_main(void* arg) noexcept nogil:
     cdef Ctx* ctx = <Ctx*>arg
     cdef Team* t = ctx.team
     cdef uint32_t rel[5]
-    cdef int v = search(t.g, t.s, t.alpha, t.beta, ctx, rel)
+    cdef int v
+    if t.lockstep:
+        wait_turn(t, thread_index(t, ctx))
+    v = search(t.g, t.s, t.alpha, t.beta, ctx, rel)
     if not ctx.abort and not ctx.implied and not ctx.abandon:
         claim(t, ctx, v)
     atomic_add(&t.running, -1)
+    if t.lockstep:
+        lockstep_leave(t, thread_index(t, ctx))
     return NULL
 
 
@@ -358,6 +372,8 @@ cdef void start_helpers(Ctx* ctx, int ply) noexcept nogil:
         if t.g.tricks - p // MAXSEATS >= t.defer_tricks and ctx.path[p]:
             mark_busy(t, ctx.path[p])
     atomic_store(&t.helping, 1)
+    if t.lockstep:
+        lockstep_begin(t)
     pthread_attr_init(&attr)
     pthread_attr_setstacksize(&attr, STACK_BYTES)
     for i in range(t.threads - 1):
@@ -371,9 +387,12 @@ cdef void start_helpers(Ctx* ctx, int ply) noexcept nogil:
         h.evictions = h.grow_at = 0      # only the caller grows the table
         h.root_best = -1
         h.start_nodes = h.reported = h.nodes
+        h.check_mask = ctx.check_mask
         t.started[i] = pthread_create(&t.tid[i], &attr, helper_main, h) == 0
         if not t.started[i]:
             atomic_add(&t.running, -1)   # no thread to be had: the others go on without it
+            if t.lockstep:
+                lockstep_leave(t, 1 + i)
     pthread_attr_destroy(&attr)
 
 
@@ -386,16 +405,29 @@ cdef void grow_with_helpers(Ctx* ctx) noexcept nogil:
     atomic_store(&t.grow, 1)
     while atomic_load(&t.parked) < atomic_load(&t.running) - 1:
         if atomic_load(&t.claimed) or ctx.abort or ctx.implied or (ctx.stop != NULL and ctx.stop[0]):
-            atomic_store(&t.grow, 0)
+            end_grow(t)
             return
-        cpu_pause()
+        if t.lockstep and atomic_load(&t.rotating):
+            if hand_on(t, 0):                # (the others park in their turns)
+                wait_turn(t, 0)
+        else:
+            cpu_pause()
     ctx.evictions += t.evictions
     t.evictions = 0
     grow_table(ctx)
     for i in range(t.threads - 1):
         t.helpers[i].table, t.helpers[i].mask = ctx.table, ctx.mask
         t.helpers[i].plays, t.helpers[i].plays_mask = ctx.plays, ctx.plays_mask
+    end_grow(t)
+
+
+cdef void end_grow(Team* t) noexcept nogil:
+    """The table has grown (or will not): the parked helpers go on."""
+    if t.lockstep:
+        lockstep_unpark(t)
     atomic_store(&t.grow, 0)
+    if t.lockstep:
+        wake(&t.grow)
 
 
 cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
@@ -403,7 +435,12 @@ cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
     joining a search that has run long enough."""
     cdef Team* t = ctx.team
     cdef uint64_t total = ctx.nodes
-    cdef int helping = t != NULL and atomic_load(&t.helping)
+    cdef int helping
+    if t != NULL and t.lockstep and atomic_load(&t.rotating):
+        lockstep_tick(ctx)
+    if (ctx.nodes & 1023) != 0:
+        return                     # (in lockstep, called more often: see set_lockstep)
+    helping = t != NULL and atomic_load(&t.helping)
     if helping:
         if ctx == t.main:
             total += atomic_load64(&t.helper_nodes)
@@ -430,9 +467,12 @@ cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
             map_table(ctx)
         elif atomic_load(&t.grow):
             atomic_add(&t.parked, 1)
-            while atomic_load(&t.grow):
-                cpu_pause()
-            atomic_add(&t.parked, -1)
+            if t.lockstep and atomic_load(&t.rotating):
+                lockstep_park(t, thread_index(t, ctx))
+            else:
+                while atomic_load(&t.grow):
+                    cpu_pause()
+                atomic_add(&t.parked, -1)
         give_up_finished(g, s, ctx)
 
 
@@ -478,7 +518,8 @@ cdef int team_search(const Game* g, const State* s, int alpha, int beta, Ctx* ct
         claim(t, ctx, v)
     for i in range(t.threads - 1):               # stop the helpers (a limit, or the answer)
         atomic_store(&t.helpers[i].implied, 1)
-    atomic_store(&t.grow, 0)
+    lockstep_end(t)
+    end_grow(t)
     for i in range(t.threads - 1):
         if t.started[i]:
             pthread_join(t.tid[i], NULL)
