@@ -46,7 +46,8 @@ thread's, how fast each thread ran (threads slowing each other on the memory, wa
 rest taken as N times faster.
 ``--repeat R`` searches each position R times, the thread counts taking turns, and counts its
 fastest time (the median nodes): on a machine whose speed drifts from run to run.
-``--help-after``, ``--defer-tricks``, ``--young``, ``--young-tricks`` set ``Engine.set_threads``' tuning.
+``--help-after``, ``--defer-tricks``, ``--young``, ``--young-tricks``, ``--crowd``, ``--crowd-tricks``
+set ``Engine.set_threads``' tuning.
 ``--lockstep-only`` leaves out the runs of the threads running free (their columns are
 "-"): for working on the overhead, where only the lockstep counts.
 """
@@ -92,7 +93,8 @@ def run_one(pos, target, threads: int, args, seed: int | None = None) -> tuple:
     one cold search; ``seed`` not None: in lockstep (turns of args.lockstep nodes, drawn
     from the seed if it is not 0)."""
     engine = make_engine(pos, args.tt_mb)
-    engine.set_threads(threads, args.help_after, args.defer_tricks, args.young, args.young_tricks)
+    engine.set_threads(threads, args.help_after, args.defer_tricks, args.young, args.young_tricks,
+                       args.crowd, args.crowd_tricks)
     if seed is not None:
         engine.set_lockstep(args.lockstep, seed)
     engine.set_limits(0, args.time_limit)
@@ -165,6 +167,8 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--defer-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--young", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--young-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
+    ap.add_argument("--crowd", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
+    ap.add_argument("--crowd-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--lockstep", type=int, default=16,
                     help="the lockstep's turn in nodes (Engine.set_lockstep; 0: no lockstep runs)")
     ap.add_argument("--seeds", default="1", help="the lockstep's seeds, one run each (0: equal turns)")

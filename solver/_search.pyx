@@ -205,18 +205,19 @@ cdef class Engine:
         return not self.ctx.abort, v
 
     def set_threads(self, int threads, long long help_after=-1, int defer_tricks=-1,
-                    int young=-1, int young_tricks=-1):
+                    int young=-1, int young_tricks=-1, int crowd=-1, int crowd_tricks=-1):
         """Search with this many threads (1 to MAX_THREADS), all on the one table.
 
         ``help_after``: the nodes a search runs on its own before the other threads join
         it (-1: 2^15 on two threads, halved as the threads double, at least 2^11: see
         help_after_for); ``defer_tricks``: the nodes with this many tricks
         left or more share out their cards (-1: DEFER_TRICKS); ``young``: a node's first
-        this many cards are searched by every thread that comes, never put off (-1:
-        two on up to four threads, one on more); ``young_tricks``: within this many tricks
-        of a search's root, two at least (-1: YOUNG_TRICKS on more than four threads).
-        All four are for measuring and testing the parallel search (docs/search.md,
-        "Threads")."""
+        this many cards are searched by every thread that comes (-1: two on up to four
+        threads, one on more); ``young_tricks``: within this many tricks of a search's root,
+        two at least (-1: 0); ``crowd``: a young card is put off all the same when this many
+        threads are on it already (-1: CROWD; 0: never), but not within ``crowd_tricks``
+        tricks of the root (-1: CROWD_TRICKS).  All are for measuring and testing the
+        parallel search (docs/search.md, "Threads")."""
         cdef int i
         if not 1 <= threads <= MAXTHREADS:
             raise ValueError(f"threads must be from 1 to {MAXTHREADS}")
@@ -242,9 +243,9 @@ cdef class Engine:
             if young < 0:
                 young = YOUNG_BROTHERS if threads <= FEW_THREADS else 1
             self.team.young = max(young, 1)
-            if young_tricks < 0:
-                young_tricks = YOUNG_TRICKS if threads > FEW_THREADS else 0
-            self.team.young_tricks = young_tricks
+            self.team.young_tricks = max(young_tricks, 0)
+            self.team.crowd = CROWD if crowd < 0 else crowd
+            self.team.crowd_tricks = CROWD_TRICKS if crowd_tricks < 0 else crowd_tricks
             self.ctx.share_tricks = self.team.defer_tricks
         self.team.help_after = help_after_for(threads) if help_after < 0 else help_after
 

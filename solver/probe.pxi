@@ -215,9 +215,8 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             child.mark = s.mark ^ card_mark(mv[i])
             ctx.path[ply] = child.mark
             if ctx.team.helping:
-                if i >= young_at(ctx.team, ply) and later.next == 0 and \
-                        put_off(ctx.team, &later, i, mv[i], child.mark):
-                    continue                     # (the first young_at cards never are)
+                if later.next == 0 and put_off(ctx.team, &later, i, mv[i], child.mark, ply):
+                    continue
                 mark_busy(ctx.team, child.mark)
             v = search(g, &child, a, b, ctx, crel)
             if ctx.abandon == ply + 1:

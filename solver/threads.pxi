@@ -41,15 +41,23 @@ DEF DEFER_TRICKS = 3             # nodes with this many tricks left or more shar
 # comes: after the first card failed, the second still answers often, and a thread sent
 # to the third meanwhile is a large share of the machine working for nothing (two
 # threads, 16 12-trick fr4 positions: 1.42-1.44x the nodes of one when the second card was
-# shared out too, 1.12-1.13x with it kept).  On more threads only the first, but within
-# YOUNG_TRICKS tricks of the search's root, where a card is a big share of the search: many
-# threads waiting on two cards everywhere pile into one subtree, and sent to a third card
-# at the top they search a big subtree that a cut-off makes useless (16 threads, median
-# nodes over one thread's: six 12-trick fr4 positions 1.43x with two kept, 1.24x with one,
-# 1.24x with two near the root; fr4-mid12 1.25x, 1.44x, 1.21x; docs/search.md, "Threads")
+# shared out too, 1.12-1.13x with it kept).  On more threads only the first.
 DEF YOUNG_BROTHERS = 2
 DEF FEW_THREADS = 4
-DEF YOUNG_TRICKS = 3
+# A young card is searched by every thread that comes within CROWD_TRICKS tricks of the
+# search's root, where a card is a big share of the search and a thread sent to the next
+# card would search a big subtree that a cut-off makes useless.  Further down, by at most
+# CROWD threads at once: the others take the node's next cards at once.  Every thread that
+# joins a search under way walks its line again and searches what the others search (in
+# lockstep, 16 threads on a 12-trick probe searched the same trick starts 2-3 times each,
+# 1.1-1.2 times as many different ones as one thread), and sixteen threads arriving together
+# at a node of few cards pile into its first.  Sixteen threads in lockstep, nodes over one
+# thread's (median of seeds 1-3): six 12-trick fr4 positions 1.65x with this, 2.19x without
+# (CROWD 0), 2.88x under the rule before (two young brothers within three tricks of the
+# root); fr4-mid12 2.05x, 2.35x, 2.87x.  CROWD 3: fr4-12 1.95x; CROWD_TRICKS 1 or 3: 1.65x,
+# 1.82x, and fr4-mid12 2.84x with 1 (docs/search.md, "Threads in lockstep").
+DEF CROWD = 2
+DEF CROWD_TRICKS = 2
 DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each; cleared when helpers join)
 DEF COUNT = (1 << 9) - 1         # a busy mark's threads searching the position,
 DEF DONE = 1 << 9                # and whether one has finished it
@@ -154,7 +162,9 @@ cdef struct Team:
     uint64_t help_after          # nodes a search runs alone before the helpers join
     int defer_tricks             # nodes with this many tricks left or more share their cards
     int young                    # a node's first this many cards are never put off,
-    int young_tricks             # and at least two within this many tricks of the root
+    int young_tricks             # and at least two within this many tricks of the root,
+    int crowd                    # unless this many threads are on one already (0: never)
+    int crowd_tricks             # and it lies further than this many tricks from the root
     Ctx* main                    # the caller's context, and the helpers' (threads - 1)
     Ctx* helpers
     pthread_t* tid
@@ -249,14 +259,19 @@ cdef inline int young_at(const Team* t, int ply) noexcept nogil:
     return t.young
 
 
-cdef inline int put_off(Team* t, Later* later, int i, int code, uint64_t mark) noexcept nogil:
-    """Is the node's card ``code`` (its i-th, not one of its first young_at) to be searched after the
-    others?  When another thread is searching it, and when a card of its suit was put off:
-    cards of one suit lead to positions that the table's patterns largely share, so the
-    second, searched after the first, is mostly answered by the table, where searched at
-    once both pay in full (docs/search.md, "Threads")."""
+cdef inline int put_off(Team* t, Later* later, int i, int code, uint64_t mark, int ply) noexcept nogil:
+    """Is the node's card ``code`` (its i-th, at ``ply``) to be searched after the others?
+    One of its first young_at cards only when ``crowd`` threads are on it already, further
+    than ``crowd_tricks`` tricks from the search's root (CROWD).  Another card when another
+    thread is searching it, and when a card of its suit was put off: cards of one suit lead
+    to positions that the table's patterns largely share, so the second, searched after the
+    first, is mostly answered by the table, where searched at once both pay in full
+    (docs/search.md, "Threads")."""
     cdef int suit = code >> 5
-    if not (later.suits >> suit) & 1 and not busy(t, mark):
+    if i < young_at(t, ply):
+        if t.crowd == 0 or ply - t.root_ply < t.crowd_tricks * MAXSEATS or busy(t, mark) < t.crowd:
+            return 0
+    elif not (later.suits >> suit) & 1 and not busy(t, mark):
         return 0
     later.card[later.count] = i
     later.mark[later.count] = mark

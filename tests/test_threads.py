@@ -54,14 +54,14 @@ def _same(one, other, obj) -> None:
 def test_helpers_joining_midway_give_the_same_answers(game, monkeypatch):
     """The helpers join a search that has run 2,048 nodes alone (the default on two threads is 2^15), with
     the cards of the caller's line marked busy: the value, the best cards and every card's
-    value of a one-thread solve, on two, four and eight threads.  Some searches must really have
-    been joined, or this test would say nothing."""
+    value of a one-thread solve, on two, four, eight and sixteen threads.  Some searches must
+    really have been joined, or this test would say nothing."""
     monkeypatch.setattr(solver, "THREAD_TUNING", (2048, 3))
     joined = 0
     for obj in _positions(game, 4, (8, 9), "midway"):
         pos = parse_position(obj)
         one = solve(pos, all_cards=True, tt_mb=TT_MB)
-        for threads in (2, 4, 8):         # (8: one young brother, two near the root)
+        for threads in (2, 4, 8, 16):     # (8 and 16: one young brother, a crowd's rule)
             _same(one, solve(pos, all_cards=True, tt_mb=TT_MB, threads=threads), obj)
             engine = make_engine(pos, TT_MB)
             solver.set_threads(engine, threads)
