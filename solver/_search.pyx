@@ -209,7 +209,7 @@ cdef class Engine:
         """Search with this many threads (1 to MAX_THREADS), all on the one table.
 
         ``help_after``: the nodes a search runs on its own before the other threads join
-        it (-1: 2^15 on two threads, halved as the threads double, at least 2^11: see
+        it (-1: 2^15 on two threads, 2^14 on four, 2^11 on eight, 2^10 on sixteen: see
         help_after_for); ``defer_tricks``: the nodes with this many tricks
         left or more share out their cards (-1: DEFER_TRICKS); ``young``: a node's first
         this many cards are searched by every thread that comes (-1: two on up to four

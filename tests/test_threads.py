@@ -176,11 +176,13 @@ def test_cancel_stops_every_thread():
 
 def test_the_more_threads_the_sooner_they_join():
     """A search runs alone for its first help_after nodes: 2^15 on two threads, halved as
-    the threads double, never under 2^11.  A value search whose largest probe costs a few
-    thousand nodes is left to one thread on two threads, and shared on sixteen."""
+    the threads double, a quarter of that on more than four threads, never under 2^9.  A
+    value search whose largest probe costs a few thousand nodes is left to one thread on two
+    threads, and shared on sixteen."""
     obj = random_endgame(random.Random("join-3"), "fr4", 7)
     engine = make_engine(parse_position(obj), TT_MB)
-    for threads, nodes in ((2, 1 << 15), (3, 21845), (4, 1 << 14), (16, 1 << 12), (64, 1 << 11)):
+    for threads, nodes in ((2, 1 << 15), (3, 21845), (4, 1 << 14), (8, 1 << 11), (16, 1 << 10),
+                           (64, 1 << 9), (256, 1 << 9)):
         engine.set_threads(threads)
         assert engine.help_after() == nodes, threads
     one = make_engine(parse_position(obj), TT_MB)
