@@ -55,7 +55,9 @@ DEF FEW_THREADS = 4
 # thread's (median of seeds 1-3): six 12-trick fr4 positions 1.65x with this, 2.19x without
 # (CROWD 0), 2.88x under the rule before (two young brothers within three tricks of the
 # root); fr4-mid12 2.05x, 2.35x, 2.87x.  CROWD 3: fr4-12 1.95x; CROWD_TRICKS 1 or 3: 1.65x,
-# 1.82x, and fr4-mid12 2.84x with 1 (docs/search.md, "Threads in lockstep").
+# 1.82x, and fr4-mid12 2.84x with 1.  It loses on eight threads on fr4-mid12 (3.33x against
+# 1.78x without) and on the three whole-deal probes on sixteen (1.94x against 1.65x, seed 1)
+# (docs/search.md, "Threads in lockstep").
 DEF CROWD = 2
 DEF CROWD_TRICKS = 2
 DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each; cleared when helpers join)
@@ -202,8 +204,10 @@ cdef inline uint64_t help_after_for(int threads) noexcept nogil:
     """The nodes a search runs alone before ``threads`` threads join it: 2^15 on two,
     halved as the threads double (2^14 on four); on more than FEW_THREADS, a quarter of
     that (2^11 on eight, 2^10 on sixteen), never under 2^9.  Measured on two cores for two,
-    in lockstep for more: sixteen threads joining after 2^10 nodes instead of 2^12 searched
-    as many nodes, in 15 % less time (docs/search.md, "Threads")."""
+    in lockstep for more: on the six 12-trick fr4 positions sixteen threads joining after
+    2^10 nodes searched 1.65x one thread's nodes, after 2^12 1.88x; eight after 2^11 1.30x,
+    after 2^13 1.62x (but fr4-mid12-005 on eight: 2.8-5.8x against 1.6-1.9x; docs/search.md,
+    "Threads in lockstep")."""
     cdef uint64_t nodes = (<uint64_t>HELP_AFTER * 2) // <uint64_t>max(threads, 2)
     if threads > FEW_THREADS:
         nodes //= 4
