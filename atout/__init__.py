@@ -1,18 +1,29 @@
 """atout: double-dummy solving and hand analysis for tarot card games."""
 
+import importlib
+
 from .errors import IllegalCardError, PositionError
-from .position import Position, loads, parse_position
 
 __all__ = ["Position", "PositionError", "IllegalCardError", "loads", "parse_position"]
 __version__ = "0.1.0"
 
+#: loaded when first asked for, so that `import atout` costs next to nothing: the `atout`
+#: command's own first code (atout.client.start) runs before the rules are imported, and a
+#: Ctrl-C then is the command's to answer, not a traceback
+_FROM_POSITION = ("Position", "loads", "parse_position")
+
 
 def __getattr__(name):
-    # Lazy: `import atout` stays light (no compiled search, no process pools).
+    # Lazy: `import atout` stays light (no rules, no compiled search, no process pools).
+    if name in _FROM_POSITION:
+        from . import position
+        return getattr(position, name)
     if name == "analyze":
         from .solver.analyze import analyze
         return analyze
-    if name == "batch":
-        import importlib
-        return importlib.import_module(".batch", __name__)
+    try:                            # a submodule: atout.position, atout.batch, ...
+        return importlib.import_module(f".{name}", __name__)
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{name}":
+            raise
     raise AttributeError(f"module 'atout' has no attribute {name!r}")

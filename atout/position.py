@@ -25,6 +25,12 @@ from .tricks import legal_cards, winning_index
 MAX_ID_LENGTH = 200
 #: an integer id fits in 64 bits (signed): what gRPC carries, and so every interface takes
 ID_INT_RANGE = (-(1 << 63), (1 << 63) - 1)
+#: the optional fields that say who played the deal where (docs/format.md, "Players and
+#: tables"): kept with the position and shown by ``atout report``; the play does not depend
+#: on them
+PEOPLE_FIELDS = ("players", "table", "board")
+#: a player's name, a table's or a board's label: at most this many characters
+MAX_NAME_LENGTH = 100
 
 
 class Flag(int):
@@ -61,6 +67,9 @@ class Position:
         self.tricks: list[PlayedTrick] = []            # finished tricks
         self.trick: list[tuple[int, Card]] = []        # the trick on the table
         self.played: list[Card] = []
+        self.players: list[str | None] | None = None   # a name per seat, where given
+        self.table: str | int | None = None            # where the deal was played
+        self.board: str | int | None = None            # which deal of the session it is
 
     # -- reading ------------------------------------------------------------------------
 
@@ -153,6 +162,7 @@ class Position:
 
     def copy(self) -> "Position":
         p = Position(self.game, self.hands, self.first, self.contract, self.id)
+        p.players, p.table, p.board = self.players, self.table, self.board
         for c in self.played:
             p.held[p.to_play].discard(c)
             p.trick.append((p.to_play, c))
@@ -169,6 +179,9 @@ class Position:
         obj.update({"game": self.game, "hands": [tokens(h) for h in self.hands],
                     "first": self.first, "played": tokens(self.played),
                     "contract": self.contract.raw})
+        for key in PEOPLE_FIELDS:
+            if getattr(self, key) is not None:
+                obj[key] = getattr(self, key)
         return obj
 
     def __repr__(self) -> str:
@@ -194,12 +207,41 @@ def check_id(ident: Any) -> None:
         raise PositionError("id", "must be Unicode text (it holds a lone surrogate)")
 
 
+def _check_label(value: Any, fld: str) -> None:
+    """A table's or a board's label: text of 1 to MAX_NAME_LENGTH characters, or a 64-bit
+    integer (as an id)."""
+    low, high = ID_INT_RANGE
+    if type(value) is int:
+        if not low <= value <= high:
+            raise PositionError(fld, "an integer must fit in 64 bits (-2^63 to 2^63-1)")
+        return
+    _check_name(value, fld, "or an integer")
+
+
+def _check_name(value: Any, fld: str, alternative: str = "") -> None:
+    if type(value) is not str or not 1 <= len(value) <= MAX_NAME_LENGTH:
+        raise PositionError(fld, f"must be a string of 1 to {MAX_NAME_LENGTH} characters"
+                                 + (f" {alternative}" if alternative else ""))
+    if lone_surrogate(value):
+        raise PositionError(fld, "must be Unicode text (it holds a lone surrogate)")
+
+
+def _check_players(players: Any, seats: int) -> None:
+    """A name per seat, in seat order; null for a seat whose player is not named."""
+    if not isinstance(players, list) or len(players) != seats:
+        raise PositionError("players", f"must be a list of {seats} names (null for a seat "
+                                       f"not named), one per seat")
+    for s, name in enumerate(players):
+        if name is not None:
+            _check_name(name, f"players[{s}]", "or null")
+
+
 def parse_position(obj: Any) -> Position:
     """Validate a position object (already decoded from JSON) and replay its cards."""
     if not isinstance(obj, dict):
         raise PositionError("position", "must be a JSON object")
     for key in sorted(obj, key=str):    # the same first one whatever the order (contract.py)
-        if key not in ("id", "game", "hands", "first", "played", "contract"):
+        if key not in ("id", "game", "hands", "first", "played", "contract") + PEOPLE_FIELDS:
             raise PositionError(shown(key), "unknown field")
     ident = obj.get("id")
     if ident is not None:
@@ -247,6 +289,13 @@ def parse_position(obj: Any) -> Position:
     contract = parse_contract(game, obj["contract"], hands, first)
 
     pos = Position(game, hands, first, contract, ident)
+    if obj.get("players") is not None:
+        _check_players(obj["players"], seats)
+        pos.players = list(obj["players"])
+    for key in ("table", "board"):
+        if obj.get(key) is not None:
+            _check_label(obj[key], key)
+            setattr(pos, key, obj[key])
     played = obj.get("played", [])
     if not isinstance(played, list):
         raise PositionError("played", "must be a list of cards")

@@ -76,9 +76,14 @@ def run(args) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
         sd_options = {"samples": args.samples or DEFAULT_SAMPLES, "seed": seed,
                    "workers": args.workers}
+    from atout.runner.batch import is_terminal
+
+    # on a terminal the verdicts are drawn as they are found (client/live.py), in place of
+    # the progress bar; the single-dummy analysis has no such stream
+    live_view = is_terminal(sys.stderr) and not args.single_dummy
     bad = 0
     first = True
-    searches = Searches("analyze", "deal", count_lines(args.file))
+    searches = Searches("analyze", "deal", count_lines(args.file), bar=not live_view)
     with searches, _open_input(args.file) as f:
         for rec in read_records(f):
             error = rec.error
@@ -90,14 +95,21 @@ def run(args) -> int:
                 except PositionError as e:
                     error = e
                 else:
+                    live = _live(args, rec, start) if live_view else None
+                    more = {"on_update": live.update} if live is not None else {}
+                    searches.tick = live.refresh if live is not None else None
                     try:
                         report = searches.run(run_one, pos, start=start,
                                               time_limit=args.time_limit, tt_mb=args.tt_mb,
                                               threads=args.threads or default_threads(),
-                                              **sd_options)
+                                              **sd_options, **more)
                     except MemoryError as e:  # a table this machine cannot give now
                         error = PositionError("tt_mb", str(e) or "out of memory")
-                    else:
+                    finally:
+                        if live is not None:
+                            live.close()
+                            searches.tick = None
+                    if error is None:
                         if searches.interrupted:
                             # every card judged so far: exact where solved, else bounded
                             searches.close()
@@ -114,6 +126,20 @@ def run(args) -> int:
             _print_report(args, rec, report, first)
             first = False
     return EXIT_BAD_INPUT if bad else EXIT_OK
+
+
+def _live(args, rec, start: int):
+    """The live view of one deal's verdicts on standard error (client/live.py)."""
+    from atout.cards import token
+    from atout.printable import printable
+    from atout.text import card_text, want_ascii
+
+    from .live import LiveVerdicts
+    pos = rec.position
+    ascii = want_ascii(args)
+    plays = [(i, card_text(token(c), ascii)) for i, c in enumerate(pos.played) if i >= start]
+    return LiveVerdicts(sys.stderr, printable(rec.label, ascii), plays, pos.seats,
+                        args.time_limit, ascii)
 
 
 def _print_report(args, rec, report: dict, first: bool) -> None:
@@ -134,8 +160,7 @@ def _exact_count(report: dict) -> str:
     if not plays:       # a deal with no card played from the start
         return "no card to judge" + (", the value bounded" if report["start_value"] is None
                                      else "")
-    exact = sum(p["cost"] is not None for p in plays)
-    text = f"{exact} of {len(plays)} cards with an exact cost, the others bounded"
+    text = verdict_counts(plays)
     if "single_dummy" in report:
         judged = sum(p.get("single_dummy") is not None for p in plays)
         text += f"; {judged} judged from their player's view"
@@ -224,17 +249,14 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         lines += _result_lines(pos, report, start, start_text, contract)
         return _finish(lines, ascii)
     if bounded:
-        exact = [p["index"] for p in plays if p["cost"] is not None]
-        lines.append(f"{len(exact)} of {len(plays)} cards with an exact cost; {why} left the "
-                     f"others with proven ranges")
+        lines.append(verdict_counts(plays) + f"; {why} left the rest not judged")
     unknown = sum(p["best"] is None for p in plays)
     if unknown:
         lines.append(f"best there \"?\": {why} left the best cards unproven "
                      f"({unknown} of {len(plays)} cards)")
     lines.append("")
     values = [value(p["value_after"], p.get("bounds_after")) for p in plays]
-    costs = [(str(p["cost"]) if p["cost"] else ("." if ascii else "·")) if p["cost"] is not None
-             else f"{p['cost_bounds'][0]}{dots}{p['cost_bounds'][1]}" for p in plays]
+    costs = [cost_text(p, ascii) for p in plays]
     vw = max([6] + [len(v) for v in values])
     cw = max([5] + [len(c) for c in costs])
     width = max(len(r) for r in role) + 2
@@ -243,6 +265,10 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         lines += _sd_header(report, plays)
     head = (f"{'trick':>5}  {'card':>4}  {'seat':<{width}} {'plays':>5}  {'value':>{vw}}  "
             f"{'cost':>{cw}}  " + (f"{'sd cost':>12}  " if single else ""))
+    if bounded:
+        lines.append(f"cost: {'.' if ascii else '·'} one of the best cards, N what the card cost, "
+                     f"{'>=' if ascii else '≥'}N a mistake of at least N (proven), "
+                     f"L{dots}H not judged (its cost lies in that range)")
     lines.append(head + (f"{'contract':<8}  " if contract else "") + "best there"
                  + ("  (single dummy)" if single else ""))
 
@@ -279,22 +305,68 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         if not replay.trick and replay.tricks:
             lines.append(f"{'':>5}  won by seat {replay.tricks[-1].winner}")
 
-    seat_costs = [str(s["cost"]) if s["cost"] is not None
-                  else f"{s['cost_bounds'][0]}{dots}{s['cost_bounds'][1]}" for s in report["seats"]]
+    at_least = ">=" if ascii else "≥"
+    seat_costs = [str(s["cost"]) if s["cost"] is not None else f"{at_least}{s['at_least']}"
+                  for s in report["seats"]]
     sw = max([5] + [len(c) for c in seat_costs])
+    judged = any(s["cost"] is None for s in report["seats"])
     lines.append("")
     lines.append(f"{'seat':>4}  {'role':<{width}} {'cards':>5}  {'mistakes':>8}  {'cost':>{sw}}"
+                 + ("  not judged" if judged else "")
                  + (f"  {'sd mistakes':>11}  {'sd cost':>8}" if single else ""))
     for s, cost in zip(report["seats"], seat_costs):
         lines.append(f"{s['seat']:>4}  {role[s['seat']]:<{width}} {s['cards']:>5}  "
                      f"{s['mistakes']:>8}  {cost:>{sw}}"
+                     + (f"  {s.get('not_judged', 0):>10}" if judged else "")
                      + (f"  {s.get('sd_mistakes', 0):>11}  {s.get('sd_cost', 0):>8.1f}"
                         if single else ""))
-    if bounded:
-        lines.append("(mistakes: the cards proven to cost something; cost: the proven range)")
+    if judged:
+        lines.append("")
+        lines += [seat_words(s, role[s["seat"]]) for s in report["seats"]]
     lines.append("")
     lines += _result_lines(pos, report, start, start_text, contract)
     return _finish(lines, ascii)
+
+
+def cost_text(play: dict, ascii: bool = False) -> str:
+    """A card's verdict in the table's cost column: ``·`` one of the best cards, ``N`` its
+    exact cost, ``≥N`` a proven mistake of at least N, ``L…H`` not judged."""
+    if play["cost"] is not None:
+        return str(play["cost"]) if play["cost"] else ("." if ascii else "·")
+    low, high = play["cost_bounds"]
+    if low > 0:
+        return f"{'>=' if ascii else '≥'}{low}"
+    return f"{low}{'..' if ascii else '…'}{high}"
+
+
+def verdict_counts(plays: list[dict]) -> str:
+    """The verdicts of a deal's cards in a line: how many best, mistakes, decisive, not
+    judged."""
+    best = sum(p["cost"] == 0 for p in plays)
+    mistakes = [p for p in plays if (p["cost"] or 0) > 0
+                or (p["cost"] is None and p["cost_bounds"][0] > 0)]
+    exact = sum(p["cost"] is not None for p in mistakes)
+    decisive = sum(bool(p.get("decisive")) for p in plays)
+    open_ = len(plays) - best - len(mistakes)
+    return (f"{_n(len(plays), 'card')} judged: {best} best, {_n(len(mistakes), 'mistake')} "
+            f"({exact} with an exact cost), {decisive} decisive, {open_} not judged")
+
+
+def seat_words(seat: dict, role: str) -> str:
+    """What a seat is proven to have given away, in words."""
+    if not seat["mistakes"]:
+        gave = "no mistake" + (" proven" if seat["cost"] is None else "")
+    elif seat["cost"] is not None:
+        gave = f"gave away {seat['cost']} in {_n(seat['mistakes'], 'mistake')}"
+    else:
+        gave = (f"gave away at least {seat['at_least']} in "
+                f"{_n(seat['mistakes'], 'proven mistake')}")
+    return (f"seat {seat['seat']} ({role}): {gave}; "
+            f"{_n(seat.get('not_judged', 0), 'card')} not judged")
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _finish(lines: list[str], ascii: bool) -> str:

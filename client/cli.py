@@ -8,7 +8,8 @@
     atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
     atout analyze [FILE|-] ...  every card of played deals against double-dummy play
     atout advise [FILE|-] ...   the best card from what the seat to play could know
-    atout batch IN -o OUT ...   solve a puzzle set on every core, resumable
+    atout batch IN -o OUT ...   solve a puzzle set (or analyse played deals) on every core
+    atout report OUT -o PAGE    a session's analyses as one HTML page
 
 Every command reads JSON Lines (FORMAT.md) from FILE or standard input.  A user never
 sees a traceback: bad input is a line on stderr naming the field, and the exit
@@ -22,6 +23,7 @@ import errno
 import os
 import importlib
 import json
+import signal
 import sys
 from contextlib import contextmanager
 from typing import BinaryIO, Iterator
@@ -41,6 +43,7 @@ COMMANDS = (
     "analyze_cmd",
     "advise_cmd",
     "batch_cmd",
+    "report_cmd",
     "deal_cmd",
     "serve_cmd",
     "view_cmd",
@@ -285,14 +288,18 @@ def _never_fail_to_print() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .interrupt import EXIT_INTERRUPTED, exit_status, stop_on_sigterm
+
     if sys.stderr is None:      # started with stderr closed: nowhere to say anything
         sys.stderr = open(os.devnull, "w")
     _never_fail_to_print()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
+    previous = stop_on_sigterm()        # SIGTERM stops a command as Ctrl-C does (exit 143)
+    stdout = sys.stdout
     try:
-        status = args.run(args)
+        parser = build_parser()         # (it imports every command: Ctrl-C may come now)
+        args = parser.parse_args(argv)
+        sys.stdout = _Output(stdout)
+        status = exit_status(args.run(args))
         sys.stdout.flush()      # a file's last block: written here, where a failure is told
         return status
     except UsageError as e:   # it may quote what the user typed: escaped (atout.printable)
@@ -300,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("atout: interrupted", file=sys.stderr)
-        return 130
+        return exit_status(EXIT_INTERRUPTED)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly.
         _drop_output()
@@ -312,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if isinstance(sys.stdout, _Output):
             sys.stdout = stdout
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _drop_output() -> None:

@@ -1,19 +1,48 @@
-"""Searches that Ctrl-C can stop, with a progress bar on a terminal.
+"""Searches that Ctrl-C (or SIGTERM) can stop, with a progress bar on a terminal.
 
 A Python signal handler cannot run while the main thread is inside the compiled search,
 so each search runs in a worker thread while the main thread waits on it (a wait that a
 signal interrupts).  Ctrl-C sets the :class:`~atout.solver.Cancel` switch the search was
 given: it stops at once and returns (or raises) what it proved so far, which the command
-prints before it exits with status 130.
+prints before it exits with status 130.  SIGTERM (``kill``, ``timeout``, a service
+manager) does the same — :func:`stop_on_sigterm` makes it raise :class:`Terminated`, a
+KeyboardInterrupt — and the command exits with status 143 (:func:`exit_status`).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from typing import Any, Callable, Iterable, Iterator
 
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+_terminated = False         # a SIGTERM arrived
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C raises KeyboardInterrupt: the command stops the same way."""
+
+
+def _terminate(signum, frame) -> None:
+    global _terminated
+    _terminated = True
+    raise Terminated()
+
+
+def stop_on_sigterm():
+    """SIGTERM raises :class:`Terminated` from now on (the main thread only: elsewhere
+    nothing changes); the handler it replaces, to restore, or None."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _terminate)
+
+
+def exit_status(status: int) -> int:
+    """A command's exit status, 143 instead of 130 when a SIGTERM stopped it."""
+    return EXIT_TERMINATED if status == EXIT_INTERRUPTED and _terminated else status
 
 
 class Searches:
@@ -26,7 +55,7 @@ class Searches:
     ``answers()`` runs one search per input line, the bad lines reported (``bad``).
     """
 
-    def __init__(self, what: str, unit: str, total: int | None = None):
+    def __init__(self, what: str, unit: str, total: int | None = None, bar: bool = True):
         from atout.runner.batch import is_terminal
         from atout.solver import Cancel
 
@@ -34,7 +63,8 @@ class Searches:
         self.interrupted = False
         self.bad = 0                 # lines refused by answers()
         self.bar = None
-        if is_terminal(sys.stderr):
+        self.tick: Callable[[], None] | None = None   # called while a search runs
+        if bar and is_terminal(sys.stderr):
             from tqdm import tqdm
             self.bar = tqdm(total=total, desc=what, unit=unit, file=sys.stderr,
                             dynamic_ncols=True, leave=False, mininterval=0.5)
@@ -59,6 +89,8 @@ class Searches:
                 done.wait(0.5)
                 if self.bar is not None:
                     self.bar.refresh()      # the elapsed time goes on during a long search
+                if self.tick is not None:
+                    self.tick()
             except KeyboardInterrupt:
                 self.interrupted = True
                 self.cancel.set()

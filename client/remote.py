@@ -8,7 +8,8 @@
 ...         ...
 ...     advice = solver.advise(position_obj, samples=100, seed=7)      # atout advise's line
 
-``timeout`` is the call's gRPC deadline in seconds (None: no deadline).  A call the
+``timeout`` is the call's gRPC deadline in seconds (None: no deadline).  A call answered
+UNAVAILABLE is made again by gRPC itself (:data:`RETRY_POLICY`).  A call the
 service refuses raises :class:`ServiceError` (``code``: the grpc.StatusCode,
 ``violations``: [(field, description)]); a position the server refuses raises its
 subclass :class:`InvalidPositionError`, which is also an :class:`atout.PositionError`
@@ -18,6 +19,7 @@ same rules (a plain :class:`atout.PositionError`, no call made).
 
 from __future__ import annotations
 
+import json
 from typing import Any, Iterable, Iterator
 
 import grpc
@@ -33,6 +35,15 @@ from atout.proto.v1 import solver_pb2_grpc as pb_grpc
 
 #: the same bound as the server's (atout.server.app.MAX_MESSAGE_BYTES)
 MAX_MESSAGE_BYTES = 8 << 20
+
+#: gRPC's own retries (its service config): a call answered UNAVAILABLE — a server draining,
+#: a search lost with its search process, none running for a moment — is made again, up to
+#: 5 times in all, after 0.2, 0.4, 0.8, 1.6 s (with jitter).  Every method is a pure function
+#: of its request, so a retry is safe; a stream is retried only before its first answer.
+RETRY_POLICY = json.dumps({"methodConfig": [{
+    "name": [{"service": "atout.v1.Solver"}],
+    "retryPolicy": {"maxAttempts": 5, "initialBackoff": "0.2s", "maxBackoff": "2s",
+                    "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]})
 
 
 class ServiceError(Exception):
@@ -135,6 +146,7 @@ class Client:
         channel_options = [
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.service_config", RETRY_POLICY),
         ]
         if (client_cert is None) != (client_key is None):
             raise ValueError("client_cert and client_key go together")
@@ -168,6 +180,28 @@ class Client:
         _limits(request, time_limit, None)
         reply = self._call(self.stub.Analyze, request, timeout)
         return convert.analysis_object(reply)
+
+    def analyze_stream(self, position, *, start: int = 0, time_limit: float | None = None,
+                       session: str | None = None,
+                       timeout: float | None = None) -> Iterator[dict]:
+        """The analysis of ``analyze`` told as it is found: dicts ``{"session", "resumed"}``
+        first, then ``{"plays": [the plays whose verdict changed], "seats", "start_value",
+        "start_bounds", "made"}`` as verdicts change, and last ``{"report": the report,
+        "session"}``.  ``session``: the session a review of the same deal and start
+        ended with — the server goes on with that analysis ("keep going")."""
+        message, pos = _checked(position)
+        request = pb.AnalyzeRequest(position=message, start=options.start(start, len(pos.played)),
+                                    session=session or "")
+        _limits(request, time_limit, None)
+        for reply in self._stream(self.stub.AnalyzeStream, request, timeout):
+            if reply.final:
+                yield {"report": convert.analysis_object(reply.analysis), "session": reply.session}
+            elif reply.session:
+                yield {"session": reply.session, "resumed": reply.resumed}
+            else:
+                part = convert.analysis_object(reply.analysis)
+                yield {k: part.get(k) for k in ("plays", "seats", "start_value", "start_bounds",
+                                                 "made")}
 
     def solve_batch(self, positions: Iterable[Any], *, all_cards: bool = False,
                     time_limit: float | None = None, node_limit: int | None = None,

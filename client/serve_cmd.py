@@ -36,16 +36,23 @@ def add_parser(sub, positive_float, positive_int) -> None:
                      help="every call must carry 'authorization: Bearer <the file's token>' "
                           "(gRPC: UNAUTHENTICATED, HTTP: 401 otherwise; health checks stay open)")
 
-    from atout.server.limits import DEFAULT_MAX_QUEUE, HTTP_MAX_TIME_LIMIT
+    from atout.server import limits as bounds
     limits = p.add_argument_group(
-        "limits per request", "what one call may ask; a call past a limit on room (queue, "
-        "calls per peer) is refused at once with RESOURCE_EXHAUSTED (HTTP 429)")
+        "limits per request", "what one call may ask, each bounded by default; a call past a "
+        "limit on room (queue, calls per peer) is refused at once with RESOURCE_EXHAUSTED "
+        "(HTTP 429)")
     limits.add_argument("--max-time-limit", type=checked(options.time_limit), metavar="S",
+                        default=bounds.DEFAULT_MAX_TIME_LIMIT,
                         help="the longest search: a request asking more, or no limit, gets S "
-                             f"(default: none over gRPC, {HTTP_MAX_TIME_LIMIT:g} over HTTP)")
+                             f"(default {bounds.DEFAULT_MAX_TIME_LIMIT:g})")
     limits.add_argument("--max-positions", type=positive_int, metavar="N",
-                        help="positions in one SolveBatch call; more is INVALID_ARGUMENT "
-                             "(default: no bound but the 8 MiB message)")
+                        default=bounds.DEFAULT_MAX_POSITIONS,
+                        help="positions in one batch call; more is INVALID_ARGUMENT "
+                             f"(default {bounds.DEFAULT_MAX_POSITIONS})")
+    limits.add_argument("--max-samples", type=checked(options.samples, int), metavar="N",
+                        default=bounds.DEFAULT_MAX_SAMPLES,
+                        help="deals drawn for one advice; more is INVALID_ARGUMENT "
+                             f"(default {bounds.DEFAULT_MAX_SAMPLES})")
     limits.add_argument("--max-tt-mb", type=checked(options.tt_mb, int), metavar="M",
                         help="the largest table of one search: default sizes above M are "
                              "lowered to M, and tables then do not grow (default: 4096, "
@@ -54,9 +61,35 @@ def add_parser(sub, positive_float, positive_int) -> None:
                         help="calls one client address may have running at once, gRPC and "
                              "HTTP together (default: no bound)")
     limits.add_argument("--max-queue", type=whole_queue, metavar="N",
-                        default=DEFAULT_MAX_QUEUE,
+                        default=bounds.DEFAULT_MAX_QUEUE,
                         help="searches that may wait for a search process; more are refused "
-                             f"at once (default {DEFAULT_MAX_QUEUE}; 0: none wait)")
+                             f"at once (default {bounds.DEFAULT_MAX_QUEUE}; 0: none wait)")
+
+    links = p.add_argument_group(
+        "connections (each port)", "what a client holds before and between its calls")
+    links.add_argument("--max-connections", type=positive_int, metavar="N",
+                       default=bounds.DEFAULT_MAX_CONNECTIONS,
+                       help="open connections on each port; more are closed at once "
+                            f"(default {bounds.DEFAULT_MAX_CONNECTIONS}, lowered to fit the "
+                            "open-file limit, which is raised as far as the system allows)")
+    links.add_argument("--header-timeout", type=positive_float, metavar="S",
+                       default=bounds.DEFAULT_HEADER_TIMEOUT,
+                       help="seconds for a TLS handshake and for an HTTP request's head (gRPC: "
+                            "the handshake and the HTTP/2 preface) "
+                            f"(default {bounds.DEFAULT_HEADER_TIMEOUT:g})")
+    links.add_argument("--body-timeout", type=positive_float, metavar="S",
+                       default=bounds.DEFAULT_BODY_TIMEOUT,
+                       help="seconds for an HTTP request's body (408 past them) "
+                            f"(default {bounds.DEFAULT_BODY_TIMEOUT:g})")
+    links.add_argument("--idle-timeout", type=positive_float, metavar="S",
+                       default=bounds.DEFAULT_IDLE_TIMEOUT,
+                       help="close a connection with no call for S seconds (gRPC clients "
+                            f"reconnect by themselves) (default {bounds.DEFAULT_IDLE_TIMEOUT:g})")
+    links.add_argument("--keepalive", type=positive_float, metavar="S",
+                       default=bounds.DEFAULT_KEEPALIVE,
+                       help="gRPC: ping a quiet connection every S seconds, and drop it if "
+                            f"the ping is not answered within {bounds.KEEPALIVE_TIMEOUT:g} s "
+                            f"(default {bounds.DEFAULT_KEEPALIVE:g})")
     p.set_defaults(run=run)
 
 
@@ -83,8 +116,11 @@ def run(args) -> int:
     except SecurityError as e:
         raise UsageError(str(e)) from None
     limits = Limits(max_time_limit=args.max_time_limit, max_positions=args.max_positions,
-                    max_tt_mb=args.max_tt_mb, max_calls_per_peer=args.max_calls_per_peer,
-                    max_queue=args.max_queue)
+                    max_samples=args.max_samples, max_tt_mb=args.max_tt_mb,
+                    max_calls_per_peer=args.max_calls_per_peer, max_queue=args.max_queue,
+                    max_connections=args.max_connections, header_timeout=args.header_timeout,
+                    body_timeout=args.body_timeout, idle_timeout=args.idle_timeout,
+                    keepalive=args.keepalive)
     from atout.server.app import run as serve
 
     return serve(args.host, args.port, args.workers, args.tt_mb, args.grace, http_port=args.http,

@@ -4,36 +4,159 @@ The contract and the roles, every hand by seat with suit symbols, highest card f
 what lies outside the hands (dog, écart, open cards, talon), the tricks so far with their
 winners, and the points and bouts won.  ``--ascii`` (automatic when standard output cannot
 print ♠♥♦♣) writes suits as letters.
+
+``--link URL`` reads the position from a viewer's share link instead (atout/link.py: the
+deal is in the link): the table the link shows, at its card, its what-if line played.
+``--svg OUT`` draws each position as a picture (atout/picture.py, as the viewer's "Save
+image"), ``--values`` with its double-dummy value and each legal card's cost;
+``--make-link`` prints each position's viewer link; ``--json`` the positions as JSON lines.
 """
 
 from __future__ import annotations
 
+import json
 import sys
+
+DEFAULT_BASE = "http://127.0.0.1:8765/"
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
     p = sub.add_parser("show", help="print positions as a player reads them")
-    p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
+    p.add_argument("file", nargs="?", default=None, help="input file, or - for stdin (default)")
     p.add_argument("--ascii", action="store_true", help="suits as letters (S H D C), no symbols")
+    p.add_argument("--link", metavar="URL",
+                   help="the position of a viewer link (…#d=…), at the card it shows")
+    p.add_argument("--json", action="store_true",
+                   help="print the positions as JSON lines (with --link: the one it shows)")
+    p.add_argument("--svg", metavar="OUT",
+                   help="draw each position as an SVG picture: OUT (one position; - for "
+                        "standard output), or OUT-1.svg, OUT-2.svg, … for several")
+    p.add_argument("--values", action="store_true",
+                   help="with --svg: solve each position and show its double-dummy value and "
+                        "each legal card's cost")
+    p.add_argument("--time-limit", type=positive_float, default=10.0, metavar="S",
+                   help="with --values: seconds per search (default 10; a search stopped by "
+                        "it shows the bounds it proved)")
+    p.add_argument("--make-link", nargs="?", const=DEFAULT_BASE, metavar="BASE",
+                   help=f"print each position's viewer link (BASE: the viewer's address, "
+                        f"default {DEFAULT_BASE})")
     p.set_defaults(run=run)
 
 
-def run(args) -> int:
+def _records(args):
+    """(label, position object, Position) for each good position, counting the bad ones
+    (said on stderr) in ``bad[0]``; with --link the one position of the link."""
     from atout.jsonl import read_records
-    from atout.text import describe_position, want_ascii
+    from atout.position import parse_position
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input
+    from .cli import _open_input
 
-    ascii = want_ascii(args)
-    bad = 0
-    first = True
-    with _open_input(args.file) as f:
+    if args.link is not None:
+        from atout.link import read_link
+
+        link = read_link(args.link)        # LinkError / PositionError: the caller says it
+        shown = link["line"] if link["card"] is None else link["line"][:link["card"]]
+        obj = {**link["position"], "played": shown}
+        yield "link", obj, parse_position(obj), link
+        return
+    with _open_input(args.file or "-") as f:
         for rec in read_records(f):
             if rec.error is not None:
-                bad += 1
                 print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
+                yield rec.label, None, None, None
                 continue
-            sys.stdout.write(("" if first else "\n") + describe_position(rec.position, ascii) + "\n")
-            sys.stdout.flush()
-            first = False
+            yield rec.label, rec.position.to_json(), rec.position, None
+
+
+def _link_note(link: dict, ascii: bool) -> str:
+    """What the link shows besides the deal, in words."""
+    from atout.text import cards_text
+
+    parts = []
+    if link["whatif"]:
+        parts.append(f"a what-if line from card {link['from'] + 1}: "
+                     + cards_text(link["whatif"], ascii))
+    if link["card"] is not None:
+        parts.append(f"shown after card {link['card']}" if link["card"] else "shown before the first card")
+    if link["seat"] is not None:
+        parts.append(f"from seat {link['seat']}'s view")
+    return ("Link: " + "; ".join(parts) + ".") if parts else ""
+
+
+def _values(obj: dict, time_limit: float) -> dict:
+    """The double-dummy result the picture shows (exact, or the bounds proved in time)."""
+    from atout.solver import solve
+
+    r = solve(obj, all_cards=True, time_limit=time_limit)
+    if r.status == "ok":
+        return {"status": "ok", "value": r.value, "cards": r.cards}
+    return {"status": "limit", "bounds": list(r.bounds)}
+
+
+def _svg_path(out: str, n: int, many: bool) -> str:
+    stem = out[:-4] if out.lower().endswith(".svg") else out
+    return f"{stem}-{n}.svg" if many else f"{stem}.svg"
+
+
+def run(args) -> int:
+    from atout.errors import PositionError
+    from atout.text import describe_position, want_ascii
+
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
+
+    if args.link is not None and args.file is not None:
+        raise UsageError("give a FILE or --link URL, not both")
+    if args.values and not args.svg:
+        raise UsageError("--values goes with --svg")
+    ascii = want_ascii(args)
+    records = _records(args)
+    try:
+        records = list(records)
+    except PositionError as e:         # a link that holds no good deal
+        print(f"link: {e.field}: {e.reason}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    good = [r for r in records if r[1] is not None]
+    bad = len(records) - len(good)
+    if args.svg == "-" and len(good) > 1:
+        raise UsageError("--svg - writes one picture: the input holds several positions")
+    first = True
+    for n, (label, obj, pos, link) in enumerate(good, 1):
+        if args.svg:
+            _write_svg(args, obj, pos, link, n, len(good) > 1)
+            continue
+        if args.json:
+            print(json.dumps(obj, ensure_ascii=True))
+            continue
+        if args.make_link:
+            from atout.link import make_link
+            print(make_link(args.make_link, obj))
+            continue
+        text = describe_position(pos, ascii)
+        if link is not None and _link_note(link, ascii):
+            text += "\n" + _link_note(link, ascii)
+        sys.stdout.write(("" if first else "\n") + text + "\n")
+        sys.stdout.flush()
+        first = False
     return EXIT_BAD_INPUT if bad else EXIT_OK
+
+
+def _write_svg(args, obj, pos, link, n: int, many: bool) -> None:
+    from atout import picture
+    from atout.server.view import table
+
+    from .cli import UsageError
+
+    seat = link["seat"] if link is not None else None
+    shown = table(pos, seat)
+    values = _values(obj, args.time_limit) if args.values and seat is None else None
+    text = picture.svg(shown, values)
+    if args.svg == "-":
+        sys.stdout.write(text)
+        return
+    path = _svg_path(args.svg, n, many)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror}") from None
+    print(path, file=sys.stderr)

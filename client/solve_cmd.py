@@ -98,6 +98,8 @@ def stopped_line(label: str, result) -> str:
 
 #: positions sent per SolveBatch call by ``--server`` (results still print one by one, in order)
 REMOTE_CHUNK = 64
+#: times a batch ended UNAVAILABLE is resumed with the positions it did not answer
+RESUMES = 2
 
 
 def run_remote(args) -> int:
@@ -142,15 +144,25 @@ def run_remote(args) -> int:
             return k
 
         printed = print_ready()
-        if valid:
-            stream = client.solve_batch([rec.position for rec in valid], all_cards=args.all_cards,
-                                        time_limit=args.time_limit, node_limit=args.node_limit)
+        pending, answered = valid, set()
+        for attempt in range(1, RESUMES + 2):
+            if not pending:
+                break
+            stream = client.solve_batch([rec.position for rec in pending],
+                                        all_cards=args.all_cards, time_limit=args.time_limit,
+                                        node_limit=args.node_limit)
             try:
                 for index, result in stream:
-                    done[id(valid[index])] = result
+                    done[id(pending[index])] = result
+                    answered.add(id(pending[index]))
                     printed = print_ready()
+                break
             except ServiceError as e:
-                raise UsageError(f"server {args.server}: {e}") from None
+                # UNAVAILABLE after some answers (a search lost with its process, a server
+                # restarting): the positions not answered are sent again
+                if e.code.name != "UNAVAILABLE" or attempt > RESUMES:
+                    raise UsageError(f"server {args.server}: {e}") from None
+                pending = [rec for rec in pending if id(rec) not in answered]
 
     with client, _open_input(args.file) as f:
         chunk: list = []

@@ -2,7 +2,8 @@
 
 Prints the address of the page (and opens it in a browser on a desktop), then serves
 until Ctrl-C.  FILE (JSON Lines, or one JSON position or list) gives the deals the page
-offers first; the page can also open a file or take a pasted position.
+offers first (its refused lines are named here and on the page); the page can also open a
+file, take a pasted position or a share link that carries the deal (atout/link.py).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def run(args) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, not {args.port}")
-    deals = []
+    deals, problems = [], []
     if args.file is not None:
         from atout.server.http import load_deals
         try:
@@ -49,6 +50,9 @@ def run(args) -> int:
             raise UsageError(f"{args.file}: no valid position to show")
 
     def started(server) -> None:
+        # the refused lines on the page too, not only on this terminal
+        server.http.api.refused = [f"{p}" for p in problems]
+        server.http.api.deals_file = os.path.basename(args.file) if args.file else None
         url = server.http.url + ("#deal=0" if deals else "")
         print(f"atout view: {url}  (Ctrl-C to stop)", flush=True)
         if _desktop() and not args.no_open:

@@ -15,6 +15,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from atout.errors import PositionError
+from atout.position import PEOPLE_FIELDS
 from atout.printable import shown
 
 from .v1 import solver_pb2 as pb
@@ -38,8 +39,10 @@ def _value(x: Any, field: str) -> struct_pb2.Value:
     elif isinstance(x, str):
         v.string_value = x
     elif isinstance(x, (list, tuple)):
+        v.list_value.SetInParent()
         v.list_value.values.extend(_value(y, f"{field}[{i}]") for i, y in enumerate(x))
     elif isinstance(x, dict):
+        v.struct_value.SetInParent()        # an empty object stays an object, not "no kind"
         for k, y in x.items():
             if not isinstance(k, str):
                 raise PositionError(field, "object keys must be strings")
@@ -49,7 +52,7 @@ def _value(x: Any, field: str) -> struct_pb2.Value:
     return v
 
 
-def _plain(v: struct_pb2.Value) -> Any:
+def _plain(v: struct_pb2.Value, field: str = "value") -> Any:
     kind = v.WhichOneof("kind")
     if kind == "number_value":
         x = v.number_value
@@ -59,14 +62,18 @@ def _plain(v: struct_pb2.Value) -> Any:
     if kind == "bool_value":
         return v.bool_value
     if kind == "list_value":
-        return [_plain(y) for y in v.list_value.values]
+        return [_plain(y, f"{field}[{i}]") for i, y in enumerate(v.list_value.values)]
     if kind == "struct_value":
-        return _plain_struct(v.struct_value)
-    return None
+        return _plain_struct(v.struct_value, field)
+    if kind == "null_value":
+        return None
+    # a Value with no kind is no JSON value (protobuf's JSON mapping refuses it): taken as
+    # null it would read as "not given" where the command line refuses what was sent
+    raise PositionError(field, "is not a JSON value (a google.protobuf.Value with no kind)")
 
 
-def _plain_struct(s: struct_pb2.Struct) -> dict:
-    return {k: _plain(y) for k, y in s.fields.items()}
+def _plain_struct(s: struct_pb2.Struct, field: str = "value") -> dict:
+    return {k: _plain(y, f"{field}.{k}") for k, y in s.fields.items()}
 
 
 def _set_id(msg, ident: Any) -> None:
@@ -107,7 +114,9 @@ def position_message(obj: Any) -> pb.Position:
     if not isinstance(obj, dict):
         raise PositionError("position", "must be a JSON object")
     for key in obj:
-        if key not in POSITION_FIELDS:
+        # who played it where (players, table, board): the answers do not depend on them and
+        # the message does not carry them (parse_position checks them before)
+        if key not in POSITION_FIELDS + PEOPLE_FIELDS:
             raise PositionError(shown(key), "unknown field")
     msg = pb.Position()
     _set_id(msg, obj.get("id"))
@@ -138,7 +147,8 @@ def position_message(obj: Any) -> pb.Position:
 
 
 def position_object(msg: pb.Position) -> dict:
-    """The position JSON object a message carries (fields absent from it stay absent)."""
+    """The position JSON object a message carries (fields absent from it stay absent);
+    :class:`~atout.errors.PositionError` for a contract value that is no JSON value."""
     obj: dict[str, Any] = {}
     ident = _get_id(msg)
     if ident is not None:
@@ -151,7 +161,7 @@ def position_object(msg: pb.Position) -> dict:
         obj["first"] = msg.first
     obj["played"] = list(msg.played)
     if msg.HasField("contract"):
-        obj["contract"] = _plain_struct(msg.contract)
+        obj["contract"] = _plain_struct(msg.contract, "contract")
     return obj
 
 
@@ -251,7 +261,7 @@ def analysis_message(report: dict, status: str = "ok") -> pb.Analysis:
         _set(msg.plays.add(), {k: p.get(k) for k in PLAY_KEYS + PLAY_BOUNDS})
     for s in report.get("seats", ()):
         _set(msg.seats.add(), {k: s.get(k) for k in ("seat", "cards", "mistakes", "cost",
-                                                     "cost_bounds")})
+                                                     "at_least", "not_judged")})
     if report.get("outcome") is not None:
         outcome_message(report["outcome"], msg.outcome)
     return msg
@@ -274,8 +284,8 @@ def analysis_object(msg: pb.Analysis) -> dict:
     seats = []
     for s in msg.seats:
         seat = {"seat": s.seat, "cards": s.cards, "mistakes": s.mistakes, "cost": _get(s, "cost")}
-        if s.HasField("cost_bounds"):
-            seat["cost_bounds"] = _get(s, "cost_bounds")
+        if s.HasField("at_least"):
+            seat.update(at_least=s.at_least, not_judged=s.not_judged)
         seats.append(seat)
     report.update({"made": _get(msg, "made"), "plays": plays, "seats": seats,
                    "outcome": outcome_object(msg.outcome) if msg.HasField("outcome") else None})

@@ -1,14 +1,22 @@
-"""Solve a puzzle set on every core, resumably (``atout batch``).
+"""Solve a puzzle set, or analyse a session's played deals, on every core, resumably
+(``atout batch``, ``atout batch --analyze``).
 
 >>> from atout.batch import solve_all
 >>> report = solve_all("puzzles.jsonl", "results.jsonl", workers=4)   # doctest: +SKIP
 >>> report.solved, report.skipped, report.errors                      # doctest: +SKIP
+>>> from atout.runner.batch import analyze_all
+>>> analyze_all("deals.jsonl", "analyses.jsonl", time_limit=60)      # doctest: +SKIP
 
 Each puzzle (one JSON Lines position) gives one result line in the output, written and
 flushed as soon as it is solved, in the order the puzzles finish: the result of
 :func:`atout.solver.solve` (FORMAT.md, with ``status`` ok | limit) or, for a bad line,
 ``{"id", "status": "error", "field", "reason"}``; every result line also carries
-``"input_line"``, the puzzle's 1-based line number in the input.
+``"input_line"``, the puzzle's 1-based line number in the input.  With
+:func:`analyze_all` each played deal gives the object of
+:func:`atout.solver.analyze.analyze` (``atout analyze --json``) with ``status`` (ok, or
+limit where a limit left something not exact: every proven verdict is kept), the deal
+itself (``position``), ``seconds`` and ``cpu_seconds`` (docs/format.md, "A session's
+analyses").
 
 Resuming: results are keyed by the puzzle's ``id``; a puzzle without an id (or whose id
 is not unique in the input) is keyed by its line number (and its id).  A rerun skips
@@ -34,7 +42,7 @@ from typing import Any, Iterator
 
 from atout.jsonl import MAX_LINE_BYTES, split_lines
 
-__all__ = ["solve_all", "BatchReport", "BatchError"]
+__all__ = ["solve_all", "analyze_all", "BatchReport", "BatchError"]
 
 
 class BatchError(Exception):
@@ -47,9 +55,9 @@ class BatchReport:
     given (else None).  ``ok``/``limits``/``errors`` count every puzzle of the input,
     including those whose results were already in the output."""
 
-    total: int = 0          # puzzles (non-blank lines) in the input
+    total: int = 0          # puzzles or deals (non-blank lines) in the input
     skipped: int = 0        # already in the output
-    solved: int = 0         # results written by this run
+    solved: int = 0         # results written by this run (solved or analysed)
     ok: int = 0
     limits: int = 0
     errors: int = 0
@@ -172,8 +180,8 @@ def _result(raw: bytes) -> dict | None:
 
 
 def _not_results(path: str, reason: str) -> BatchError:
-    return BatchError(f"-o {path}: {reason}; give a results file of atout batch to go on "
-                      f"with, or a new path")
+    return BatchError(f"-o {path}: {reason}; give a results file of the same atout batch "
+                      f"to go on with, or a new path")
 
 
 def _not_result_line(path: str, number: int) -> BatchError:
@@ -193,9 +201,11 @@ def _open_results(path: str):
         raise BatchError(f"cannot open {path}: {e.strerror or e}") from None
 
 
-def _whole_results(path: str, data: bytes) -> list[tuple[bytes, dict]]:
+def _whole_results(path: str, data: bytes, job: str) -> list[tuple[bytes, dict]]:
     """The result lines of the output's whole lines, each with its object; a line that is
-    not one refuses the file (it is not this tool's: nothing in it is taken as done)."""
+    not one refuses the file (it is not this tool's: nothing in it is taken as done), and
+    so does a solve's result where deals are analysed, or an analysis where puzzles are
+    solved (the work asked for would be skipped as done)."""
     results = []
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
@@ -203,6 +213,10 @@ def _whole_results(path: str, data: bytes) -> list[tuple[bytes, dict]]:
         obj = _result(raw)
         if obj is None:
             raise _not_result_line(path, number)
+        if obj["status"] != "error" and ("plays" in obj) != (job == ANALYZE):
+            what = ("an analysis (atout batch --analyze), not a solve's result"
+                    if "plays" in obj else "a solve's result, not an analysis")
+            raise _not_results(path, f"line {number} is {what}")
         results.append((raw, obj))
     return results
 
@@ -220,7 +234,7 @@ def _check_torn(path: str, tail: bytes, number: int) -> None:
     raise _not_result_line(path, number)
 
 
-def _read_done(path: str) -> tuple[dict, dict, bool, int]:
+def _read_done(path: str, job: str = "solve") -> tuple[dict, dict, bool, int]:
     """Results already in the output: ({id: status}, {(line, id): status}, repaired,
     dropped).
 
@@ -239,7 +253,7 @@ def _read_done(path: str) -> tuple[dict, dict, bool, int]:
     with f:
         data = f.read()
         end = data.rfind(b"\n") + 1
-        results = _whole_results(path, data[:end])
+        results = _whole_results(path, data[:end], job)
         _check_torn(path, data[end:], data.count(b"\n", 0, end) + 1)
         if end < len(data):
             f.truncate(end)
@@ -321,6 +335,55 @@ def solve_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> d
     return result
 
 
+# -- analysing one played deal (in a worker) ----------------------------------------------------
+
+def first_analysed(position, start: int | None, last_tricks: int | None) -> int:
+    """Where the analysis of ``position`` begins: ``start`` (the cards before it taken as
+    given), else the first card of the last ``last_tricks`` tricks, else 0 — as ``atout
+    analyze --start`` / ``--last-tricks`` take it.  A start past the cards played raises
+    PositionError("start", ...)."""
+    from atout import options
+    if start is None and last_tricks is not None:
+        start = min(max(0, position.rules.hand_size - last_tricks) * position.seats,
+                    len(position.played))
+    return options.start(start or 0, len(position.played))
+
+
+def analyze_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
+    """The result line of one played deal: its analysis (:func:`atout.solver.analyze.
+    analyze` with ``opts``: time_limit, tt_mb, threads; start or last_tricks), with
+    ``status``, ``position``, ``seconds``, ``cpu_seconds`` and ``input_line``; never
+    raises."""
+    if raw is None:
+        return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
+    try:
+        from atout.errors import PositionError
+        from atout.jsonl import parse_line
+        from atout.solver.analyze import analyze
+        rec = parse_line(raw, line)
+        if rec.error is not None:
+            return _error(rec.id, line, rec.error.field, rec.error.reason)
+        try:
+            start = first_analysed(rec.position, opts.get("start"), opts.get("last_tricks"))
+        except PositionError as e:
+            return _error(rec.id, line, e.field, e.reason)
+        # the worker runs one deal at a time: the process' CPU time is this analysis'
+        wall, cpu = time.perf_counter(), time.process_time()
+        report = analyze(rec.position, start=start, time_limit=opts.get("time_limit"),
+                         tt_mb=opts.get("tt_mb"), threads=opts.get("threads") or 1)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    except MemoryError as e:        # a table this machine cannot give now
+        return _error(_ident(raw), line, "tt_mb", str(e) or "out of memory")
+    except Exception as e:  # a bug must not stop the run: it is this deal's result
+        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
+    # the id first (RESULT_START), then what the analysis says, then the deal it says it of
+    result = {"id": report.pop("id"), "status": "limit" if "stopped_by" in report else "ok"}
+    result.update(report)
+    result.update({"position": rec.position.to_json(), "seconds": round(wall, 3),
+                   "cpu_seconds": round(cpu, 3), "input_line": line})
+    return result
+
+
 # -- backends -----------------------------------------------------------------------------------
 
 #: the ``field`` of the result of a puzzle whose worker died: not written to the output, so
@@ -332,11 +395,22 @@ WORKER_DIED = "worker"
 JOBS = __name__
 
 
+#: what a batch does with each line: solve it as a puzzle, or analyse it as a played deal
+SOLVE, ANALYZE = "solve", "analyze"
+
+
+def _work(kind: str):
+    """The function that does one line of ``kind`` (looked up at each call: a test may
+    replace it)."""
+    return solve_line if kind == SOLVE else analyze_line
+
+
 def run_job(kind: str, job, payload, opts: dict, cancel) -> tuple:
-    """A search process's work (see :mod:`atout.runner.process`): one puzzle, ``payload``
-    being (raw line, line number, oversize)."""
+    """A search process's work (see :mod:`atout.runner.process`): one puzzle (``kind``
+    "solve") or played deal ("analyze"), ``payload`` being (raw line, line number,
+    oversize)."""
     raw, line, oversize = payload
-    return ("done", job, solve_line(raw, line, opts, oversize))
+    return ("done", job, _work(kind)(raw, line, opts, oversize))
 
 
 def worker_process() -> None:
@@ -345,7 +419,7 @@ def worker_process() -> None:
     serve(JOBS)
 
 
-def _local(tasks: Iterator[_Task], opts: dict, workers: int,
+def _local(kind: str, tasks: Iterator[_Task], opts: dict, workers: int,
            report: BatchReport) -> Iterator[tuple[_Task, dict]]:
     """A pool of search processes, one puzzle at a time each.  A worker that dies (a crash,
     out of memory, a kill) is replaced and its puzzle tried once more; after a second
@@ -372,7 +446,7 @@ def _local(tasks: Iterator[_Task], opts: dict, workers: int,
             if not w.alive():
                 w = replace(w)
             try:
-                w.send(("puzzle", task.line, (task.raw, task.line, task.oversize), opts))
+                w.send((kind, task.line, (task.raw, task.line, task.oversize), opts))
                 doing[w] = task
                 return
             except OSError:
@@ -421,7 +495,7 @@ def _local(tasks: Iterator[_Task], opts: dict, workers: int,
             w.close(kill=not clean)
 
 
-def _ray(tasks: Iterator[_Task], opts: dict, workers: int | None,
+def _ray(kind: str, tasks: Iterator[_Task], opts: dict, workers: int | None,
          address: str | None) -> Iterator[tuple[_Task, dict]]:
     try:
         import ray
@@ -439,7 +513,7 @@ def _ray(tasks: Iterator[_Task], opts: dict, workers: int | None,
         except Exception as e:
             raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {e}") from None
         started = True
-    remote = ray.remote(num_cpus=1, max_retries=1)(solve_line)
+    remote = ray.remote(num_cpus=1, max_retries=1)(_work(kind))
     cap = 2 * max(1, workers or int(ray.cluster_resources().get("CPU", 1)))
     inflight: dict = {}
 
@@ -487,13 +561,14 @@ class _Progress:
     """A tqdm bar (count, rate, time left, results not ok) when the stream is a terminal;
     nothing otherwise (a log gets the first and the last line only)."""
 
-    def __init__(self, stream, total: int, skipped: int, every: float = 0.2):
+    def __init__(self, stream, total: int, skipped: int, every: float = 0.2,
+                 unit: str = "puzzle"):
         self.bar = None
         self.bad = 0
         if is_terminal(stream):
             from tqdm import tqdm
             self.bar = tqdm(total=total, initial=skipped, file=stream, desc="batch",
-                            unit="puzzle", mininterval=every, dynamic_ncols=True, leave=True)
+                            unit=unit, mininterval=every, dynamic_ncols=True, leave=True)
 
     def step(self, status: str) -> None:
         if self.bar is None:
@@ -535,10 +610,6 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
     Raises :class:`BatchError` for problems with the run itself; a bad puzzle is a
     result line with status ``error``, never an exception.
     """
-    if backend not in ("local", "ray"):
-        raise BatchError(f"unknown backend {backend!r} (local or ray)")
-    if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 1):
-        raise BatchError("workers must be a positive whole number")
     from atout.solver import check_limits
     try:
         check_limits(time_limit, node_limit, tt_mb)
@@ -546,6 +617,57 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
         raise BatchError(str(e)) from None
     opts = {"all_cards": bool(all_cards), "time_limit": time_limit, "node_limit": node_limit,
             "tt_mb": tt_mb}
+    return _run(SOLVE, source, output, opts, workers, backend, address, progress,
+                progress_every)
+
+
+def analyze_all(source, output=None, *, workers: int | None = None, backend: str = "local",
+                address: str | None = None, time_limit: float | None = None,
+                tt_mb: int | None = None, threads: int = 1, start: int | None = None,
+                last_tricks: int | None = None, progress=None,
+                progress_every: float = 0.2) -> BatchReport:
+    """Analyse every played deal of ``source`` card by card, as ``atout analyze`` does
+    (:func:`atout.solver.analyze.analyze`), and write one result line each to ``output``.
+
+    ``time_limit`` (seconds per deal; None: until every value is exact), ``tt_mb`` and
+    ``threads`` (per analysis, default 1: the workers take the cores): as
+    :func:`~atout.solver.analyze.analyze` takes them.  ``start`` (the cards taken as given)
+    or ``last_tricks`` (only the last K tricks): where each deal's analysis begins, as
+    ``atout analyze --start`` / ``--last-tricks``; a deal with fewer cards played than
+    ``start`` is an error result naming ``start``.  A deal whose analysis the time limit
+    stopped has status ``limit`` and keeps every verdict proven.  The rest — ``source``,
+    ``output`` and resuming, ``workers``, ``backend``, ``address``, ``progress``, a worker
+    that dies, the errors — as :func:`solve_all`.
+    """
+    from atout.solver import check_limits, check_threads
+
+    def whole(value, least: int) -> bool:
+        return value is None or (type(value) is int and value >= least)
+    try:
+        check_limits(time_limit, tt_mb=tt_mb)
+        check_threads(threads)
+    except ValueError as e:
+        raise BatchError(str(e)) from None
+    if not whole(start, 0):
+        raise BatchError("start must be a whole number, 0 or more")
+    if not whole(last_tricks, 1):
+        raise BatchError("last_tricks must be a whole number, 1 or more")
+    if start is not None and last_tricks is not None:
+        raise BatchError("start and last_tricks: give one or the other")
+    opts = {"time_limit": time_limit, "tt_mb": tt_mb, "threads": threads, "start": start,
+            "last_tricks": last_tricks}
+    return _run(ANALYZE, source, output, opts, workers, backend, address, progress,
+                progress_every)
+
+
+def _run(job: str, source, output, opts: dict, workers: int | None, backend: str,
+         address: str | None, progress, progress_every: float) -> BatchReport:
+    """Run ``job`` (SOLVE or ANALYZE) on every line of ``source`` not done yet in ``output``
+    (see :func:`solve_all`)."""
+    if backend not in ("local", "ray"):
+        raise BatchError(f"unknown backend {backend!r} (local or ray)")
+    if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 1):
+        raise BatchError("workers must be a positive whole number")
     started = time.perf_counter()
     src = _Source(source)
     out_path = None if output is None else os.fspath(output)
@@ -569,10 +691,10 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
     by_id: dict = {}
     by_line: dict = {}
     if out_path is not None:
-        by_id, by_line, report.repaired, report.dropped = _read_done(out_path)
+        by_id, by_line, report.repaired, report.dropped = _read_done(out_path, job)
 
     def already(line: int, ident: Any):
-        """The status of the result already written for this puzzle, else False."""
+        """The status of the result already written for this line, else False."""
         if ident is not None and counts[ident] == 1:
             return by_id.get(ident, False)
         return by_line.get((line, ident), False)
@@ -585,12 +707,13 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
 
     todo = total - report.skipped
     n_workers = workers or (os.cpu_count() or 1)
+    unit, verb = ("puzzle", "solve") if job == SOLVE else ("deal", "analyse")
     if progress is not None:
         where = f" on {n_workers} worker{'s' if n_workers != 1 else ''}" if backend == "local" else " on Ray"
-        progress.write(f"batch: {total} puzzles, {report.skipped} already done, {todo} to solve"
+        progress.write(f"batch: {total} {unit}s, {report.skipped} already done, {todo} to {verb}"
                        f"{where}{'; cut off a torn last line of the output' if report.repaired else ''}\n")
         progress.flush()
-    bar = _Progress(progress, total, report.skipped, progress_every)
+    bar = _Progress(progress, total, report.skipped, progress_every, unit)
 
     def pending() -> Iterator[_Task]:
         for task in src.tasks():
@@ -603,9 +726,9 @@ def solve_all(source, output=None, *, workers: int | None = None, backend: str =
     try:
         if todo:
             if backend == "local":
-                results = _local(pending(), opts, min(n_workers, todo), report)
+                results = _local(job, pending(), opts, min(n_workers, todo), report)
             else:
-                results = _ray(pending(), opts, workers, address)
+                results = _ray(job, pending(), opts, workers, address)
             for task, result in results:
                 if result.get("field") == WORKER_DIED:
                     report.crashed += 1

@@ -8,8 +8,12 @@ the module whose ``run_job`` does the work (``atout.runner.batch`` for puzzles,
     parent → worker   (kind, job, payload, options)   run ``run_job(kind, job, payload,
                                                        options, cancel)`` in a thread
                       ("stop", job)                  stop that search now (cancelled call)
+                      ("threads", job, n)            that search may use n threads from now
+                                                     on (a job that listens: :class:`Channel`)
                       ("exit",)
     worker → parent   ("ready", pid)                 once, after the imports
+                      ("progress", job, data)        what a job found so far (a job that
+                                                     tells: :class:`Channel`)
                       the reply tuple ``run_job`` returns; its second item is the job
 
 A worker that dies (a crash, out of memory, a kill) shows as the end of its pipe; replacing
@@ -25,6 +29,7 @@ threaded callers such as the gRPC server.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import os
 import signal
@@ -45,6 +50,20 @@ def _die_with_parent() -> None:
             pass
 
 
+class Channel:
+    """What a job that takes a ``channel`` argument (``run_job(..., channel=...)``) can say
+    and hear while it runs: ``progress(data)`` sends ("progress", job, data) to the parent
+    at once; ``on_threads``, if the job sets it, is called with the threads the parent
+    lends the search from now on."""
+
+    def __init__(self, job, send):
+        self.job, self._send = job, send
+        self.on_threads = None
+
+    def progress(self, data) -> None:
+        self._send(("progress", self.job, data))
+
+
 class _Job:
     """The job running in this worker and the switch that stops its search."""
 
@@ -52,17 +71,27 @@ class _Job:
         self.lock = threading.Lock()
         self.job = None
         self.cancel = None
+        self.channel: Channel | None = None
 
-    def begin(self, job):
+    def begin(self, job, channel: Channel | None = None):
         from atout.solver import Cancel
 
         with self.lock:
-            self.job, self.cancel = job, Cancel()
+            self.job, self.cancel, self.channel = job, Cancel(), channel
             return self.cancel
 
     def end(self) -> None:
         with self.lock:
-            self.job, self.cancel = None, None
+            self.job, self.cancel, self.channel = None, None, None
+
+    def threads(self, job, n: int) -> None:
+        """The running ``job`` may use ``n`` threads (if it listens)."""
+        with self.lock:
+            if self.job is None or job != self.job or self.channel is None:
+                return
+            listener = self.channel.on_threads
+        if listener is not None:
+            listener(n)
 
     def stop(self, job=None) -> None:
         """Stop the running search (if ``job`` is given, only when it is that job)."""
@@ -90,6 +119,8 @@ def worker_process(jobs: str) -> None:
         prepare()                                  # imports now, so the first job does not pay
     send_lock = threading.Lock()
     current = _Job()
+    # a job module whose run_job takes a channel hears and tells while it runs (Channel)
+    talks = "channel" in inspect.signature(module.run_job).parameters
 
     def send(msg) -> None:
         with send_lock:
@@ -98,8 +129,9 @@ def worker_process(jobs: str) -> None:
             except OSError:      # the parent is gone
                 pass
 
-    def run(kind, job, payload, options, cancel) -> None:
-        reply = module.run_job(kind, job, payload, options, cancel)
+    def run(kind, job, payload, options, cancel, channel) -> None:
+        extra = {"channel": channel} if talks else {}
+        reply = module.run_job(kind, job, payload, options, cancel, **extra)
         current.end()
         send(reply)
 
@@ -114,9 +146,13 @@ def worker_process(jobs: str) -> None:
         if msg[0] == "stop":
             current.stop(msg[1])
             continue
+        if msg[0] == "threads":
+            current.threads(msg[1], msg[2])
+            continue
         kind, job, payload, options = msg
-        cancel = current.begin(job)
-        threading.Thread(target=run, args=(kind, job, payload, options, cancel),
+        channel = Channel(job, send) if talks else None
+        cancel = current.begin(job, channel)
+        threading.Thread(target=run, args=(kind, job, payload, options, cancel, channel),
                          name=f"search-{job}", daemon=True).start()
 
 
@@ -167,6 +203,14 @@ class SearchProcess:
         except OSError:
             pass
 
+    def lend(self, job, threads: int) -> None:
+        """Let ``job``'s search use ``threads`` threads from now on, if it is still running
+        and listens (fewer are given back at once)."""
+        try:
+            self._tx.send(("threads", job, threads))
+        except OSError:
+            pass
+
     def wait(self, timeout: float | None = None) -> int | None:
         """The exit code, waiting at most ``timeout`` seconds (None: it is still running)."""
         try:
@@ -177,6 +221,11 @@ class SearchProcess:
     def kill(self) -> None:
         """SIGKILL, at once; ``wait`` or ``close`` reaps it."""
         self.proc.kill()
+        self._tx.close()
+
+    def release(self) -> None:
+        """Close the pipes of a process that has ended (``exitcode`` is set): nothing waits."""
+        self.conn.close()
         self._tx.close()
 
     def close(self, kill: bool = False, timeout: float = 5.0) -> None:

@@ -15,8 +15,11 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
     POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
                         with "seat", as that seat sees the table
-    GET  /api/deals     the deals `atout view FILE` was given, and the examples
-    GET  /api/health    {"status": "serving"} (503 while draining); open without a token
+    POST /api/picture   {"position": {...}, "seat": 2, "values": {...}} -> {"svg", "name"}:
+                        the table as an SVG picture (atout/picture.py)
+    GET  /api/deals     the deals `atout view FILE` was given and its refused lines
+    GET  /api/health    {"status": "serving"} (503 while draining or while no search
+                        process runs); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
 
 Every search has a time limit (``time_limit``, default 10 s, at most ``max_time_limit``).
@@ -24,51 +27,61 @@ It is stopped when the client goes away (the connection closes) or when a newer 
 with the same ``slot`` arrives (the older one is answered 409): the pool tells the worker
 to stop, as for a cancelled gRPC call.  Bad input is 400 (not JSON, not an object) or
 422 (``{"error": "invalid", "field", "reason"}``, the field named as gRPC names it),
-a body over :data:`MAX_BODY_BYTES` is 413, one not sent as application/json 415;
-nothing ever answers a traceback.  With a token (``atout serve --token-file``) every API
-request but ``/api/health`` needs ``Authorization: Bearer <token>`` (401 otherwise); the
-operator's limits (:mod:`.limits`) apply as over gRPC, a request past a limit on room
-answered 429 at once.
+a body over :data:`MAX_BODY_BYTES` is 413, one not sent as application/json 415, one
+that does not arrive within the operator's ``--body-timeout`` 408; an unknown /api path
+is 404 and a wrong method 405, in the same JSON; a search lost with its search process
+(twice) is 503 with ``Retry-After``; nothing ever answers a traceback.  With a token
+(``atout serve --token-file``) every API request but ``/api/health`` needs
+``Authorization: Bearer <token>`` (401 otherwise); the operator's limits (:mod:`.limits`)
+apply as over gRPC, a request past a limit on room answered 429 at once.  Every request
+is one log line (:class:`_Logged`).  The connections themselves are bounded by
+:mod:`.http_server`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import hashlib
 import json
 import logging
 import mimetypes
-import socket
 import time
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from atout import options
+from atout import options, picture
 from atout.errors import PositionError
 from atout.jsonl import decode_json
 from atout.position import parse_position
-from atout.printable import printable, shown
+from atout.printable import shown
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.solver.advise import DEFAULT_SAMPLES
 
 from .advice import AdviceFailed, advise_on_pool
-from .limits import HTTP_MAX_TIME_LIMIT, Busy, Limits, PeerCalls
+from .limits import Busy, Limits, PeerCalls
+from .logs import label, outcome
 from .pool import SearchPool, WorkerDied
 from .security import bearer_ok
 from .view import table
+from .worker import SESSION
 
 log = logging.getLogger("atout.server")
 
 #: a position is a few kB; anything near this is not one
 MAX_BODY_BYTES = 256 << 10
+#: a body over MAX_BODY_BYTES is still read (and dropped) up to this, so that its client
+#: reads the 413 instead of a connection reset; past it the connection is closed
+DISCARD_BYTES = 4 << 20
 DEFAULT_TIME_LIMIT = 10.0
-MAX_TIME_LIMIT = HTTP_MAX_TIME_LIMIT
 MAX_SLOT_LENGTH = 100
 STATIC_PACKAGE = "atout.server"
 STATIC_FOLDER = "static"
@@ -93,6 +106,12 @@ class HttpError(Exception):
         if field is not None:
             self.body["field"] = field
         self.body["reason"] = reason
+        self.headers: dict[str, str] = {}
+
+    def closing(self) -> "HttpError":
+        """This answer closes the connection (the rest of the request was not read)."""
+        self.headers["Connection"] = "close"
+        return self
 
 
 def _invalid(field: str, reason: str) -> HttpError:
@@ -139,26 +158,40 @@ SECURITY_HEADERS = {
 
 # -- reading requests -------------------------------------------------------------------------
 
-async def _read_json(request: Request) -> dict:
+async def _read_json(request: Request, seconds: float) -> dict:
+    """The request's JSON object, its body read within ``seconds`` (408 past them)."""
     # JSON only: another site's page cannot send that without a CORS preflight, which is
     # never granted, so it cannot make this computer search
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise HttpError(415, "unsupported_media_type", "Content-Type",
                         "must be application/json")
+    too_large = HttpError(413, "too_large", "body",
+                          f"a request body may hold at most {MAX_BODY_BYTES} bytes")
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        raise HttpError(413, "too_large", "body",
-                        f"a request body may hold at most {MAX_BODY_BYTES} bytes")
+    if length is not None and (not length.isdigit() or int(length) > DISCARD_BYTES):
+        raise too_large.closing()
     body = bytearray()
-    try:
+    dropped = 0
+
+    async def read() -> None:
+        nonlocal dropped
         async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY_BYTES:
-                raise HttpError(413, "too_large", "body",
-                                f"a request body may hold at most {MAX_BODY_BYTES} bytes")
+            if dropped or len(body) + len(chunk) > MAX_BODY_BYTES:
+                dropped += len(chunk)
+                if dropped > DISCARD_BYTES:
+                    return
+            else:
+                body.extend(chunk)
+    try:
+        await asyncio.wait_for(read(), seconds)
     except ClientDisconnect:    # closed before the whole body: as a client gone mid-search
         raise _gone() from None
+    except asyncio.TimeoutError:
+        raise HttpError(408, "timeout", "body", f"the body did not arrive within {seconds:g} s "
+                                                 f"(--body-timeout)").closing() from None
+    if dropped:
+        raise too_large if dropped <= DISCARD_BYTES else too_large.closing()
     try:
         obj = decode_json(body)
     except PositionError as e:  # the command line's decoder: the same reasons
@@ -220,23 +253,84 @@ async def _internal(request: Request, error: Exception) -> Response:
     return Json({"error": "internal", "reason": type(error).__name__}, 500)
 
 
-class _OneLine:
-    """The outermost ASGI layer: an error that escaped everything else (Starlette has
-    answered it with :func:`_internal` and re-raised it) is logged in one line instead of
-    uvicorn's "Exception in ASGI application" traceback."""
+async def _not_routed(request: Request, error: HTTPException) -> Response:
+    """A path no route has (404) or a method its route does not take (405): under /api,
+    JSON naming what was wrong, as every other API answer; elsewhere Starlette's text."""
+    if not (request.url.path + "/").startswith("/api/"):
+        return PlainTextResponse(error.detail, error.status_code, headers=error.headers)
+    if error.status_code == 405:
+        allowed = sorted((error.headers or {}).get("Allow", "").split(", "))  # from a set
+        body = HttpError(405, "method_not_allowed", "method",
+                         f"must be {' or '.join(allowed)}").body
+    else:
+        body = HttpError(404, "not_found", "path", "no such API endpoint").body
+    return Json(body, error.status_code, headers=error.headers)
+
+
+#: where a route notes what the request's log line names (the position's id)
+LOG_NOTE = "atout.log"
+
+
+class _Logged:
+    """The outermost ASGI layer: every request's outcome in one log line (:func:`.logs.outcome`:
+    verb and path, peer, the position's id, seconds, status — a client gone is 499), and an
+    error that escaped everything else (Starlette has answered it with :func:`_internal`
+    and re-raised it) in that line instead of uvicorn's "Exception in ASGI application"
+    traceback.  The health checks that succeed are not logged (load balancers ask often)."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        try:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        note: dict = {}
+        scope[LOG_NOTE] = note
+        answer = {"status": 499}        # nothing sent: the client went away first
+
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+            await send(message)
+        reason = None
+        try:
+            await self.app(scope, receive, sending)
         except Exception as e:
-            log.error("HTTP %s failed: %s: %s", printable(str(scope.get("path", ""))),
-                      type(e).__name__, printable(str(e)[:200]))
+            answer["status"] = 500
+            reason = f"{type(e).__name__}: {e}"
+        except asyncio.CancelledError:
+            answer["status"] = 499
+            raise
+        finally:
+            path = str(scope.get("path", ""))
+            if not (path == "/api/health" and answer["status"] == 200):
+                client = scope.get("client")
+                outcome("HTTP", f"{scope.get('method', '-')} {path}",
+                        client[0] if client else "-", note.get("id", "-"), started,
+                        str(answer["status"]), note.get("reason", reason),
+                        level=logging.ERROR if answer["status"] == 500 else logging.INFO)
 
 
 # -- the API --------------------------------------------------------------------------------
+
+#: a review's stream: JSON Lines
+NDJSON = "application/x-ndjson"
+#: finished reviews the server keeps to answer the same deal again at once
+REVIEWS_KEPT = 64
+
+
+def _line(obj: dict) -> str:
+    return json.dumps(obj) + "\n"
+
+
+def _review_line(told: dict) -> str:
+    """A worker's progress message as a line of the review's stream."""
+    if "session" in told:
+        return _line({"type": "start", **told, "cached": False})
+    return _line({"type": "update", **told})
+
 
 class HttpApi:
     """The routes, over ``pool``.  ``deals``: positions `atout view` was given."""
@@ -250,26 +344,34 @@ class HttpApi:
         self.workers = workers
         self.tt_mb = tt_mb
         self.deals = deals or []
+        #: `atout view FILE`'s refused lines ("line 3: hands: ..."), said on the page too
+        self.refused: list[str] = []
+        self.deals_file: str | None = None
         self.limits = limits or Limits()
-        self.max_time_limit = self.limits.max_time_limit or MAX_TIME_LIMIT
+        self.max_time_limit = self.limits.max_time_limit
         self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
         self.token = token
         self.static = _static_files()
         self.slots: dict[str, asyncio.Task] = {}
         self.running: set[asyncio.Task] = set()
         self.draining = False
-        self.app = _OneLine(Starlette(routes=[
+        #: finished reviews by (deal, start, time limit): the same deal reopened is answered
+        #: at once (see analyze_stream), the oldest forgotten past REVIEWS_KEPT
+        self.reviews: collections.OrderedDict[str, dict] = collections.OrderedDict()
+        self.app = _Logged(Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
             Route("/api/deals", self.list_deals, methods=["GET"]),
             Route("/api/health", self.health, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
             Route("/api/analyze", self.analyze, methods=["POST"]),
+            Route("/api/analyze/stream", self.analyze_stream, methods=["POST"]),
             Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
+            Route("/api/picture", self.picture, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
-            exception_handlers={Exception: _internal}))
+            exception_handlers={Exception: _internal, 404: _not_routed, 405: _not_routed}))
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app):
@@ -300,15 +402,18 @@ class HttpApi:
         return self._file(request.path_params["name"])
 
     async def health(self, request: Request) -> Response:
-        """Open, like gRPC's health service: serving, or 503 while draining."""
-        if self.draining:
-            return Json({"status": "not_serving"}, 503)
-        return Json({"status": "serving"})
+        """Open, like gRPC's health service: serving, or 503 while draining or while no
+        search process is running (the pool is starting one again)."""
+        if self.draining or (self.pool is not None and not self.pool.ready):
+            return Json({"status": "not_serving"}, 503, headers={"Cache-Control": "no-store"})
+        return Json({"status": "serving"}, headers={"Cache-Control": "no-store"})
 
     async def list_deals(self, request: Request) -> Response:
         if not self._token_ok(request):
-            return Json(_unauthenticated().body, 401, headers=_CHALLENGE)
-        return Json({"deals": self.deals})
+            refused = _unauthenticated()
+            request.scope[LOG_NOTE]["reason"] = refused.body["reason"]
+            return Json(refused.body, 401, headers=_CHALLENGE)
+        return Json({"deals": self.deals, "refused": self.refused, "file": self.deals_file})
 
     def _token_ok(self, request: Request) -> bool:
         """No token set, or the request's ``Authorization: Bearer <token>`` (see
@@ -321,34 +426,22 @@ class HttpApi:
     # -- endpoints ------------------------------------------------------------------------
 
     async def _answer(self, request: Request, work) -> Response:
-        started = time.perf_counter()
-        status = 200
+        """``work(request, obj)``'s answer as JSON, or the error's (the log line is
+        :class:`_Logged`'s)."""
         try:
             if self.draining:
                 raise HttpError(503, "unavailable", None, "the server is shutting down")
             if not self._token_ok(request):
                 raise _unauthenticated()
-            obj = await _read_json(request)
             with self.peers.call(request.client.host if request.client else "-"):
+                obj = await _read_json(request, self.limits.body_timeout)
+                raw = obj.get("position")
+                if isinstance(raw, dict) and "id" in raw:
+                    request.scope[LOG_NOTE]["id"] = label(raw["id"])
                 answer = await work(request, obj)
             return Json(answer, headers={"Cache-Control": "no-store"})
-        except Busy as e:
-            status = 429
-            return Json({"error": "busy", "reason": e.reason}, 429, headers={"Retry-After": "1"})
-        except HttpError as e:
-            status = e.status
-            headers = _CHALLENGE if e.status == 401 else None
-            return Json(e.body, e.status, headers=headers)
-        except asyncio.CancelledError:
-            status = 499
-            raise
-        except Exception as e:  # a bug: said in one line, never a traceback to the client
-            status = 500
-            log.exception("%s failed", printable(request.url.path))
-            return Json({"error": "internal", "reason": f"{type(e).__name__}: {e}"}, 500)
-        finally:
-            log.info("HTTP %s %.3fs %d", printable(request.url.path),
-                     time.perf_counter() - started, status)
+        except Exception as e:  # (a bug too: said in one line, never a traceback)
+            return self._refused(request, e)
 
     async def validate(self, request: Request) -> Response:
         async def work(request, obj):
@@ -371,6 +464,19 @@ class HttpApi:
             _, pos = _position(obj)
             seat = _option(obj, "seat", None, options.seat, pos.seats)
             return table(pos, seat)
+        return await self._answer(request, work)
+
+    async def picture(self, request: Request) -> Response:
+        async def work(request, obj):
+            _check_keys(obj, ("position", "seat", "values"))
+            _, pos = _position(obj)
+            seat = _option(obj, "seat", None, options.seat, pos.seats)
+            shown = table(pos, seat)
+            try:
+                values = picture.check_values(obj.get("values"), shown)
+            except ValueError as e:
+                raise _invalid("values", str(e)) from None
+            return {"svg": picture.svg(shown, values), "name": picture.file_name(shown)}
         return await self._answer(request, work)
 
     async def solve(self, request: Request) -> Response:
@@ -414,14 +520,148 @@ class HttpApi:
             return report
         return await self._answer(request, work)
 
+    async def analyze_stream(self, request: Request) -> Response:
+        """A played deal's review, told as it is found: one JSON object a line
+        (``application/x-ndjson``) — ``{"type": "start", "session", "resumed", "threads",
+        "cached"}``, then ``{"type": "update", "plays": [the plays whose verdict changed],
+        "seats", "start_value", "start_bounds", "made", "threads"}`` (``threads``: the cores
+        it searches on now, idle workers' lent) as the search finds them (from the end of
+        the deal back), and last ``{"type": "report", "report": the /api/analyze answer,
+        "session"}`` — or ``{"type": "error", "error", "field", "reason"}`` when it failed
+        after it began.  A request naming the ``session`` of an earlier review of the same
+        deal and start goes on with that analysis, its table warm ("keep going"), where the
+        search process that keeps it is free; else it begins again.  A deal, start and
+        time limit reviewed to the end before are answered from :attr:`reviews` at once.
+        Refused before it begins: the JSON errors of every other endpoint."""
+        peer = contextlib.ExitStack()
+        try:
+            if self.draining:
+                raise HttpError(503, "unavailable", None, "the server is shutting down")
+            if not self._token_ok(request):
+                raise _unauthenticated()
+            # the peer's call counts until the stream ends (the ExitStack is closed there)
+            peer.enter_context(self.peers.call(request.client.host if request.client else "-"))
+            obj = await _read_json(request, self.limits.body_timeout)
+            _check_keys(obj, ("position", "start", "time_limit", "slot", "session"))
+            raw, pos = _position(obj)
+            if isinstance(raw, dict) and "id" in raw:
+                request.scope[LOG_NOTE]["id"] = label(raw["id"])
+            time_limit = self._time_limit(obj)
+            start = _option(obj, "start", 0, options.start, len(pos.played))
+            session = obj.get("session")
+            if session is not None and (not isinstance(session, str) or
+                                        not SESSION.fullmatch(session)):
+                raise _invalid("session", "is not the name of a review this server gave")
+            slot = _slot(obj)
+        except Exception as e:
+            peer.close()
+            return self._refused(request, e)
+        key = hashlib.sha256(json.dumps([raw, start, time_limit], sort_keys=True)
+                             .encode()).hexdigest()
+        kept = self.reviews.get(key) if session is None else None
+        if kept is not None:
+            self.reviews.move_to_end(key)
+            peer.close()
+            lines = [{"type": "start", "session": kept["session"], "resumed": False,
+                      "cached": True},
+                     {"type": "report", "report": {**kept["report"], "cached": True},
+                      "session": kept["session"]}]
+            return StreamingResponse((json.dumps(x) + "\n" for x in lines),
+                                     media_type=NDJSON, headers={"Cache-Control": "no-store"})
+        return StreamingResponse(self._review(raw, start, time_limit, session, slot, key, peer),
+                                 media_type=NDJSON, headers={"Cache-Control": "no-store"})
+
+    async def _review(self, raw: dict, start: int, time_limit: float, session: str | None,
+                      slot: str | None, key: str, peer: contextlib.ExitStack):
+        """The lines of one review (see :meth:`analyze_stream`); its search is stopped when
+        the client goes away (Starlette then closes this generator) or a newer request
+        takes its ``slot``."""
+        told: asyncio.Queue = asyncio.Queue()
+        settings = {"start": start, "time_limit": time_limit, "session": session,
+                    "tt_mb": self.limits.tt_mb(self.tt_mb, raw)}
+        prefer = int(session.split("-")[0]) if session else None
+        search = asyncio.ensure_future(self.pool.run("review", raw, settings,
+                                                     on_progress=told.put_nowait, prefer=prefer))
+        self.running.add(search)
+        if slot is not None:
+            older = self.slots.get(slot)
+            if older is not None and not older.done():
+                older.cancel()
+            self.slots[slot] = search
+        try:
+            while True:
+                waiting = asyncio.ensure_future(told.get())
+                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
+                if not waiting.done():
+                    waiting.cancel()
+                    break
+                yield _review_line(waiting.result())
+            while not told.empty():
+                yield _review_line(told.get_nowait())
+            yield self._review_end(search, key, start, time_limit)
+        finally:
+            if not search.done():
+                search.cancel()   # the client went away (or a newer request): stop the worker
+                await asyncio.gather(search, return_exceptions=True)
+            self.running.discard(search)
+            if slot is not None and self.slots.get(slot) is search:
+                del self.slots[slot]
+            peer.close()
+
+    def _review_end(self, search: asyncio.Future, key: str, start: int,
+                    time_limit: float) -> str:
+        """The review's last line: its report (kept in :attr:`reviews` when it ran its
+        whole time), or why it failed."""
+        try:
+            answer = search.result()
+        except asyncio.CancelledError:
+            return _line({"type": "error", "error": "replaced", "field": "slot",
+                          "reason": "a newer request took this slot"})
+        except WorkerDied as e:
+            return _line({"type": "error", "error": "unavailable", "field": None,
+                          "reason": str(e)})
+        if answer[0] == "failed":
+            _, _, what, field, reason = answer
+            return _line({"type": "error", "error": what, "field": field or None,
+                          "reason": reason})
+        _, _, status, _, found = answer
+        report = {**found["report"], "status": status, "start": start}
+        if status == "limit":
+            report["time_limit"] = time_limit
+        if found["report"].get("stopped_by") != "cancel":
+            self.reviews[key] = {"report": report, "session": found["session"]}
+            while len(self.reviews) > REVIEWS_KEPT:
+                self.reviews.popitem(last=False)
+        return _line({"type": "report", "report": report, "session": found["session"]})
+
+    def _refused(self, request: Request, error: Exception) -> Response:
+        """A request refused, or failed before its answer began: the JSON error (a bug is
+        said in one line, never a traceback)."""
+        if isinstance(error, Busy):
+            request.scope[LOG_NOTE]["reason"] = error.reason
+            return Json({"error": "busy", "reason": error.reason}, 429, headers={"Retry-After": "1"})
+        if isinstance(error, HttpError):
+            if error.status >= 500 or error.status in (401, 408, 413):
+                request.scope[LOG_NOTE]["reason"] = error.body["reason"]
+            headers = {**(_CHALLENGE if error.status == 401 else {}), **error.headers}
+            if error.status == 503:
+                headers["Retry-After"] = "1"
+            return Json(error.body, error.status, headers=headers)
+        request.scope[LOG_NOTE]["reason"] = f"{type(error).__name__}: {error}"
+        return Json({"error": "internal", "reason": f"{type(error).__name__}: {error}"}, 500)
+
     async def advise(self, request: Request) -> Response:
         async def work(request, obj):
             _check_keys(obj, ("position", "seat", "samples", "seed", "time_limit", "slot"))
             raw, pos = _position(obj)
             time_limit = self._time_limit(obj)
             slot = _slot(obj)   # before the job: a coroutine made and then refused is never run
+            samples = _option(obj, "samples", DEFAULT_SAMPLES, options.samples)
+            if samples > self.limits.max_samples:
+                raise _invalid("samples", f"at most {self.limits.max_samples} deals in one "
+                                          f"advice (this server's --max-samples)")
             job = self._advice(raw, seat=_option(obj, "seat", None, options.seat, pos.seats),
-                               samples=_option(obj, "samples", DEFAULT_SAMPLES, options.samples),
+                               samples=samples,
                                seed=_option(obj, "seed", None, options.seed),
                                time_limit=time_limit)
             _, _, status, _, advice = await self._search(request, slot, "advise", raw, {},
@@ -483,8 +723,8 @@ class HttpApi:
             raise HttpError(409, "replaced", "slot", "a newer request took this slot")
         try:
             answer = search.result()
-        except WorkerDied as e:
-            raise HttpError(500, "internal", None, str(e)) from None
+        except WorkerDied as e:        # lost twice with its search process: try again later
+            raise HttpError(503, "unavailable", None, str(e)) from None
         if answer[0] == "failed":
             _, _, what, field, reason = answer
             if what == "invalid":
@@ -502,46 +742,6 @@ class HttpApi:
         for task in late:
             task.cancel()
         return not late
-
-
-# -- serving in the running event loop --------------------------------------------------------
-
-class HttpServer:
-    """uvicorn serving an :class:`HttpApi` as a task of the running loop (no signal
-    handlers of its own: the caller's loop handles SIGTERM/SIGINT)."""
-
-    def __init__(self, api: HttpApi, host: str, port: int, tls=None):
-        import uvicorn
-
-        self.api = api
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.socket = socket.create_server((host.strip("[]"), port), family=family)
-        self.port = self.socket.getsockname()[1]
-        shown = f"[{host.strip('[]')}]" if ":" in host else host
-        self.address = f"{shown}:{self.port}"
-        self.url = f"{'https' if tls else 'http'}://{self.address}/"
-        config = uvicorn.Config(api.app, lifespan="off", log_config=None, access_log=False,
-                                timeout_graceful_shutdown=2,
-                                **(tls.uvicorn_options() if tls else {}))
-        self.server = uvicorn.Server(config)
-        self.task: asyncio.Task | None = None
-
-    async def start(self) -> None:
-        config = self.server.config
-        if not config.loaded:
-            config.load()
-        self.server.lifespan = config.lifespan_class(config)
-        await self.server.startup(sockets=[self.socket])
-        self.task = asyncio.ensure_future(self.server.main_loop())
-
-    async def stop(self, grace: float) -> None:
-        if not await self.api.drain(grace):
-            log.warning("HTTP searches still running after %gs: stopped", grace)
-        self.server.should_exit = True
-        if self.task is not None:
-            await self.task
-        await self.server.shutdown(sockets=[self.socket])
-        self.socket.close()
 
 
 def load_deals(path: str) -> tuple[list[dict], list[str]]:

@@ -1,67 +1,150 @@
-"""The server's search processes: spawned once, one search each at a time, driven from asyncio.
+"""The server's search processes: spawned at start, one search each at a time, driven from
+asyncio, and kept at the size asked for.
 
-:meth:`SearchPool.run` waits for a free worker, hands it the job and awaits the
-answer without blocking the event loop (the pipe is watched with ``add_reader``).
-When the awaiting call is cancelled (the client went away or its deadline passed)
-the worker is told to stop that search; it goes back to the free workers when it
-answers, or is killed and replaced if it has not answered within ``stop_grace``.
+:meth:`SearchPool.run` waits for a free worker, hands it the job and awaits the answer
+without blocking the event loop (the pipe is watched with ``add_reader``).
+
+- A cancelled call (the client went away, its deadline passed) tells its worker to stop
+  that search; the worker is free again when it answers, or is killed and replaced if it
+  has not answered within ``stop_grace``.
+- A worker that dies — idle or busy, killed, out of memory, a crash — is replaced, and so
+  is a replacement that dies before it is ready or cannot be spawned at all (EMFILE,
+  ENOMEM): the pool retries with a growing pause (:data:`BACKOFF`) until it is whole.
+- A job lost with its worker is run once more on another (every job kind here is a pure
+  function of its input, so a rerun gives the same answer); lost twice, it is
+  :class:`WorkerDied`, which the front ends answer as retryable (UNAVAILABLE / 503).
+- A job may tell what it finds as it goes (``on_progress``, the review's verdicts) and go
+  on where an earlier one stopped (``prefer``: the process that keeps its analysis).
+- Idle cores are lent: a job that can search on more threads (a review) gets those of the
+  workers that are idle — split between such jobs — and gives them back at once when a
+  call takes one of those workers (``lend``), so that no call waits on a lent core.
+- :attr:`SearchPool.ready` counts the workers that can take a job; ``on_ready(bool)`` is
+  told when it goes to 0 and back (the health services say NOT_SERVING meanwhile), and
+  while none is ready and the last :data:`FAILURES_TO_REFUSE` starts failed, a call is
+  refused at once (:class:`NoWorker`) instead of waiting for a worker that may not come.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import logging
+import signal
+import time
+from typing import Callable
 
 from ..runner.process import SearchProcess
 from .limits import Busy
 
 #: the module whose ``run_job`` the search processes run (see :mod:`.worker`)
 JOBS = "atout.server.worker"
+#: pauses between failed starts of a worker: the first, the factor, the longest
+BACKOFF = (0.05, 2.0, 5.0)
+#: seconds a new worker has to import the solver and say it is ready
+START_TIMEOUT = 60.0
+#: how many times one job is run when its worker dies under it
+ATTEMPTS = 2
+#: failed starts in a row after which, while no worker is ready, calls are refused at once
+#: (one failure may be a fluke — a replacement killed with its predecessor)
+FAILURES_TO_REFUSE = 3
+#: the job kinds that search on the idle workers' cores too (the worker's run_job takes
+#: ``options["threads"]`` and listens for more or fewer while it runs)
+BORROWERS = ("review",)
+#: the most threads one job is lent (the solver's own bound)
+MAX_LENT = 64
 
 log = logging.getLogger("atout.server")
 
 
 class WorkerDied(RuntimeError):
-    """The worker process ended during a job (killed, out of memory, a crash)."""
+    """The job was lost with its search process, each time it ran (see :data:`ATTEMPTS`)."""
+
+
+class NoWorker(WorkerDied):
+    """No search process is running and the last attempt to start one failed."""
+
+
+class _Lost(Exception):
+    """A worker ended before its job's answer (internal: the pool reruns the job)."""
+
+
+def exit_text(code: int | None) -> str:
+    """A process's exit code in words: 'killed by SIGKILL', 'exit status 1'."""
+    if code is None:
+        return "exit status unknown"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
 
 
 class _Worker:
     """A :class:`~atout.runner.process.SearchProcess` driven from the event loop: its
-    answers are read as they come (``add_reader``) into one future per job."""
+    answers are read as they come (``add_reader``) into one future per job, and its end
+    (the pipe's end) is told to ``on_death`` once."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, on_idle_death=None):
+    def __init__(self, loop: asyncio.AbstractEventLoop, on_death):
         self.loop = loop
-        self.on_idle_death = on_idle_death
-        self.process = SearchProcess(JOBS)
+        self.on_death = on_death
+        self.process = SearchProcess(JOBS)      # OSError if it cannot be spawned
         self.conn = self.process.conn
         self.ready = loop.create_future()
         self.answers: dict[int, asyncio.Future] = {}
+        self.progress: dict[int, Callable] = {}   # job -> what to call with its progress
         self.alive = True
+        self.started = False        # it said it is ready
+        self.lent = 0               # threads its job may use (0: its job does not borrow)
+        self.job: int | None = None  # the job it runs (or ran last)
         loop.add_reader(self.conn.fileno(), self._readable)
 
     @property
     def pid(self) -> int | None:
         return self.process.pid
 
+    @property
+    def busy(self) -> bool:
+        return bool(self.answers)
+
     def submit(self, job: int, kind: str, obj: dict, options: dict) -> asyncio.Future:
+        """The future of ``job``'s answer; it fails with :class:`_Lost` if the worker ends."""
         answer = self.loop.create_future()
         self.answers[job] = answer
-        self.process.send((kind, job, obj, options))
+        try:
+            self.process.send((kind, job, obj, options))
+        except OSError:      # its pipe is closed: it is dead, or dying
+            self._gone()
         return answer
 
     def stop(self, job: int) -> None:
         if self.alive:
             self.process.stop(job)
 
+    def lend(self, job: int, threads: int) -> None:
+        if self.alive:
+            self.lent = threads
+            self.process.lend(job, threads)
+
     def _readable(self) -> None:
         try:
             while self.alive and self.conn.poll():
                 msg = self.conn.recv()
                 if msg[0] == "ready":
+                    self.started = True
                     if not self.ready.done():
                         self.ready.set_result(msg[1])
                     continue
+                if msg[0] == "progress":
+                    tell = self.progress.get(msg[1])
+                    if tell is not None:
+                        try:
+                            tell(msg[2])
+                        except Exception:      # the caller's bug must not stop the reading
+                            log.exception("a progress message could not be handed on")
+                    continue
+                self.progress.pop(msg[1], None)
                 answer = self.answers.pop(msg[1], None)
                 if answer is not None and not answer.done():
                     answer.set_result(msg)
@@ -73,23 +156,27 @@ class _Worker:
             return
         self.alive = False
         self.loop.remove_reader(self.conn.fileno())
-        error = WorkerDied(f"search process {self.pid} ended (exit code {self.process.exitcode})")
-        busy = bool(self.answers) or not self.ready.done()
         for answer in [self.ready, *self.answers.values()]:
             if not answer.done():
-                answer.set_exception(error)
+                answer.set_exception(_Lost())
                 answer.exception()  # retrieved: no "never retrieved" warning if nobody waits
         self.answers.clear()
-        if not busy and self.on_idle_death is not None:
-            self.on_idle_death(self)  # whoever waits on a busy one replaces it
+        self.progress.clear()
+        on_death, self.on_death = self.on_death, None
+        if on_death is not None:
+            on_death(self)
 
     def kill(self) -> None:
-        self.on_idle_death = None
+        """SIGKILL, now; ``on_death`` is told as for any other end."""
+        try:
+            self.process.kill()
+        except OSError:
+            pass
         self._gone()
-        self.process.kill()
-        self.conn.close()
 
     def close(self) -> None:
+        """Ask it to exit (the pool is closing: nobody is told of its end)."""
+        self.on_death = None
         try:
             self.process.send(("exit",))
         except OSError:
@@ -97,67 +184,256 @@ class _Worker:
 
 
 class SearchPool:
-    """``workers`` spawned search processes; at most ``max_queue`` searches waiting for one
-    (None: no bound), a search past that refused at once (:class:`~.limits.Busy`)."""
+    """``workers`` search processes, kept at that number; at most ``max_queue`` searches
+    waiting for one (None: no bound), a search past that refused at once
+    (:class:`~.limits.Busy`).  ``on_ready(serving)`` is called when the number of ready
+    workers goes to 0 (False) and back (True)."""
 
-    def __init__(self, workers: int, stop_grace: float = 1.0, max_queue: int | None = None):
+    def __init__(self, workers: int, stop_grace: float = 1.0, max_queue: int | None = None,
+                 on_ready=None):
         self.size = workers
         self.stop_grace = stop_grace
         self.max_queue = max_queue
-        self.waiting = 0
+        self.on_ready = on_ready
         self._jobs = itertools.count()
-        self._workers: list[_Worker] = []
-        self._idle: asyncio.Queue[_Worker] | None = None
+        self._workers: set[_Worker] = set()     # alive, ready or starting
+        self._idle: list[_Worker] = []
+        self._waiters: collections.deque[asyncio.Future] = collections.deque()
+        self._serving = False
+        self._failures = 0          # failed starts of a worker in a row
+        self._pause = BACKOFF[0]    # before the next start, after a failed one
+        self._closing = False
+        self._refill: asyncio.Task | None = None
         self._chores: set[asyncio.Task] = set()
 
+    # -- the workers ------------------------------------------------------------------------
+
     async def start(self) -> None:
-        """Spawn the workers and wait until each has imported the solver."""
-        self._idle = asyncio.Queue()
-        self._workers = [self._new_worker() for _ in range(self.size)]
-        await asyncio.gather(*(w.ready for w in self._workers))
-        for w in self._workers:
-            self._idle.put_nowait(w)
+        """Spawn the workers and wait until each has imported the solver (OSError if one
+        cannot be started: a server that cannot start its workers does not start)."""
+        loop = asyncio.get_running_loop()
+        started = []
+        try:
+            for _ in range(self.size):
+                started.append(_Worker(loop, self._died))
+                self._workers.add(started[-1])
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*(w.ready for w in started))),
+                                   START_TIMEOUT)
+        except (OSError, _Lost, asyncio.TimeoutError) as e:
+            await self.close(timeout=1)
+            reason = e.strerror if isinstance(e, OSError) else "it ended before it was ready" \
+                if isinstance(e, _Lost) else f"not ready within {START_TIMEOUT:g}s"
+            raise OSError(f"cannot start the search processes ({reason})") from None
+        for w in started:
+            self._release(w)
+        self._set_serving()
 
-    def _new_worker(self) -> _Worker:
-        return _Worker(asyncio.get_running_loop(), on_idle_death=self._idle_death)
-
-    def _idle_death(self, worker: _Worker) -> None:
-        log.warning("search process %s ended while idle: replaced", worker.pid)
-        self._chore(self._replace(worker))
+    @property
+    def ready(self) -> int:
+        """Workers alive and ready for a job (busy or not)."""
+        return sum(1 for w in self._workers if w.alive and w.started)
 
     def pids(self) -> list[int]:
-        return [w.pid for w in self._workers if w.alive]
+        return sorted(w.pid for w in self._workers if w.alive)
 
-    async def run(self, kind: str, obj: dict, options: dict) -> tuple:
-        """Run one job on a free worker; its answer tuple (see :mod:`.worker`)."""
-        if (self.max_queue is not None and self._idle.empty()
-                and self.waiting >= self.max_queue):
-            raise Busy(f"{self.waiting} searches are waiting for a search process, the most "
+    def _set_serving(self) -> None:
+        serving = self.ready > 0
+        if serving != self._serving:
+            self._serving = serving
+            if not serving:
+                log.warning("no search process is running: not serving until one starts")
+            if self.on_ready is not None:
+                self.on_ready(serving)
+
+    def _died(self, worker: _Worker) -> None:
+        """Any worker's end: replaced, and reaped and logged in one line (by a chore)."""
+        self._workers.discard(worker)
+        if worker in self._idle:
+            self._idle.remove(worker)
+        self._set_serving()
+        self._chore(self._reap(worker))
+        self._fill()
+
+    async def _reap(self, worker: _Worker) -> None:
+        worker.process.kill()            # (if its pipe closed before it ended)
+        code = await self._exit_code(worker)
+        worker.process.release()
+        if not self._closing and worker.started:
+            log.warning("search process %s ended (%s): replaced", worker.pid, exit_text(code))
+
+    @staticmethod
+    async def _exit_code(worker: _Worker, timeout: float = 2.0) -> int | None:
+        """The exit code once the process is gone (polled: no thread is tied up waiting)."""
+        deadline = time.monotonic() + timeout
+        while (code := worker.process.exitcode) is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        return code
+
+    def _fill(self) -> None:
+        """Start the task that brings the pool back to its size, unless it runs already."""
+        if self._closing or (self._refill is not None and not self._refill.done()):
+            return
+        if len(self._workers) < self.size:
+            self._refill = asyncio.ensure_future(self._fill_up())
+
+    async def _fill_up(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._closing and len(self._workers) < self.size:
+            try:
+                fresh = _Worker(loop, self._died)
+            except OSError as e:
+                problem = f"could not be started ({e.strerror or e})"
+            else:
+                self._workers.add(fresh)
+                try:
+                    await asyncio.wait_for(asyncio.shield(fresh.ready), START_TIMEOUT)
+                except _Lost:
+                    problem = f"(pid {fresh.pid}) ended before it was ready"
+                except asyncio.TimeoutError:
+                    problem = f"(pid {fresh.pid}) was not ready within {START_TIMEOUT:g}s"
+                    fresh.kill()
+                else:
+                    self._failures = 0
+                    self._pause = BACKOFF[0]
+                    self._release(fresh)
+                    self._set_serving()
+                    continue
+            self._failures += 1
+            log.warning("a new search process %s: trying again in %.2fs", problem, self._pause)
+            if self._refusing:       # nobody to wait for: the calls waiting are told so
+                for waiter in self._waiters:
+                    if not waiter.done():
+                        waiter.set_exception(NoWorker(self._no_worker_reason()))
+                self._waiters.clear()
+            await asyncio.sleep(self._pause)
+            self._pause = min(self._pause * BACKOFF[1], BACKOFF[2])
+
+    @property
+    def _refusing(self) -> bool:
+        return not self.ready and self._failures >= FAILURES_TO_REFUSE
+
+    def _no_worker_reason(self) -> str:
+        return (f"no search process is running: the last {self._failures} did not start "
+                f"(the server is trying again)")
+
+    # -- free workers and the calls waiting for one ------------------------------------------
+
+    def _release(self, worker: _Worker) -> None:
+        """A ready worker is free: to the first call waiting, else to the idle ones (whose
+        cores the borrowing jobs may use meanwhile)."""
+        if not worker.alive:
+            return
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(worker)
+                return
+        self._idle.append(worker)
+        self._lend()
+
+    async def _take(self, prefer: int | None = None) -> _Worker:
+        """A free worker: the one whose pid is ``prefer`` if it is idle, else any."""
+        for worker in self._idle:
+            if worker.pid == prefer and worker.alive:
+                self._idle.remove(worker)
+                return worker
+        while self._idle:
+            worker = self._idle.pop()
+            if worker.alive:
+                return worker
+        if self._refusing:
+            raise NoWorker(self._no_worker_reason())
+        waiting = sum(not w.done() for w in self._waiters)
+        if self.max_queue is not None and waiting >= self.max_queue:
+            raise Busy(f"{waiting} searches are waiting for a search process, the most "
                        f"this server queues (--max-queue)")
-        self.waiting += 1
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
         try:
-            worker = await self._idle.get()
-            while not worker.alive:  # died while idle: its replacement is on the way
-                worker = await self._idle.get()
-        finally:
-            self.waiting -= 1
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                self._release(waiter.result())      # handed over just as the call ended
+            raise
+
+    @property
+    def waiting(self) -> int:
+        return sum(not w.done() for w in self._waiters)
+
+    # -- jobs ---------------------------------------------------------------------------------
+
+    async def run(self, kind: str, obj: dict, options: dict, *,
+                  on_progress: Callable | None = None, prefer: int | None = None) -> tuple:
+        """Run one job on a free worker; its answer tuple (see :mod:`.worker`).  A job lost
+        with its worker runs once more, with what is left of its ``time_limit``.
+        ``on_progress(data)``: called with each ("progress", job, data) the job sends;
+        ``prefer``: the pid of the worker to run it on if that one is idle (it keeps what
+        an earlier job found); a job of a kind in :data:`BORROWERS` is lent the idle
+        workers' cores (``options["threads"]`` set, and changed as calls come and go)."""
+        started = time.monotonic()
+        for attempt in range(1, ATTEMPTS + 1):
+            worker = await self._take(prefer)
+            try:
+                return await self._job(worker, kind, obj, options, on_progress)
+            except _Lost:
+                code = await self._exit_code(worker, 0.5)
+                if attempt == ATTEMPTS:
+                    raise WorkerDied(f"the search process running this search ended "
+                                     f"({exit_text(code)}), {ATTEMPTS} times") from None
+                log.warning("search process %s ended (%s) during a %s search: run again",
+                            worker.pid, exit_text(code), kind)
+                if options.get("time_limit") is not None:
+                    options = {**options, "time_limit": max(
+                        0.001, options["time_limit"] - (time.monotonic() - started))}
+        raise AssertionError("unreachable")
+
+    async def _job(self, worker: _Worker, kind: str, obj: dict, options: dict,
+                   on_progress: Callable | None = None) -> tuple:
         job = next(self._jobs)
-        try:
-            answer = worker.submit(job, kind, obj, options)
-        except OSError:
-            self._chore(self._replace(worker))
-            raise WorkerDied("search process unreachable") from None
+        worker.job = job
+        if on_progress is not None:
+            worker.progress[job] = on_progress
+        borrows = kind in BORROWERS
+        if borrows:
+            worker.lent = 1
+            options = {**options, "threads": self._lendable(worker)}
+            worker.lent = options["threads"]
+        answer = worker.submit(job, kind, obj, options)
+        self._lend()                  # (a worker less is idle: the lent cores come back)
         try:
             result = await asyncio.shield(answer)
         except asyncio.CancelledError:
             worker.stop(job)
+            worker.lent = 0
             self._chore(self._reclaim(worker, answer))
             raise
-        except WorkerDied:
-            self._chore(self._replace(worker))
-            raise
-        self._idle.put_nowait(worker)
+        finally:
+            worker.progress.pop(job, None)
+        worker.lent = 0
+        self._release(worker)
         return result
+
+    # -- idle cores lent ------------------------------------------------------------------
+
+    def _lendable(self, worker: _Worker) -> int:
+        """The threads ``worker``'s borrowing job may use now: its own, and its share of the
+        idle workers' (shared between the borrowing jobs; the first ones get the odd
+        ones)."""
+        borrowers = sorted((w for w in self._workers if w.alive and w.lent and w.busy),
+                           key=lambda w: w.pid or 0)
+        if worker not in borrowers:
+            borrowers.append(worker)
+        idle = sum(1 for w in self._idle if w.alive)
+        share, odd = divmod(idle, len(borrowers))
+        return min(1 + share + (borrowers.index(worker) < odd), MAX_LENT)
+
+    def _lend(self) -> None:
+        """Tell each borrowing job the threads it may use now, where that changed."""
+        for worker in list(self._workers):
+            if worker.alive and worker.lent and worker.busy:
+                threads = self._lendable(worker)
+                if threads != worker.lent:
+                    worker.lend(worker.job, threads)
 
     def _chore(self, coro) -> None:
         task = asyncio.ensure_future(coro)
@@ -165,41 +441,40 @@ class SearchPool:
         task.add_done_callback(self._chores.discard)
 
     async def _reclaim(self, worker: _Worker, answer: asyncio.Future) -> None:
-        """A stopped job's worker: free again once it answers, else replaced."""
+        """A stopped job's worker: free again once it answers, else killed (and replaced)."""
         try:
             await asyncio.wait_for(answer, self.stop_grace)
-        except (asyncio.TimeoutError, WorkerDied):
-            log.warning("search process %s did not stop within %.1fs: replaced",
+        except _Lost:
+            return                               # it died meanwhile: replaced already
+        except asyncio.TimeoutError:
+            log.warning("search process %s did not stop within %.1fs: killed",
                         worker.pid, self.stop_grace)
-            await self._replace(worker)
+            worker.kill()
             return
-        self._idle.put_nowait(worker)
-
-    async def _replace(self, worker: _Worker) -> None:
-        worker.kill()
-        if worker not in self._workers:  # already replaced
-            return
-        self._workers.remove(worker)
-        await asyncio.get_running_loop().run_in_executor(None, worker.process.wait, 5)
-        fresh = self._new_worker()
-        self._workers.append(fresh)
-        await fresh.ready
-        self._idle.put_nowait(fresh)
+        self._release(worker)
 
     async def close(self, timeout: float = 5.0) -> None:
         """Ask every worker to exit; kill those still there after ``timeout``."""
-        for task in list(self._chores):
-            task.cancel()
-        loop = asyncio.get_running_loop()
-        for w in self._workers:
-            w.on_idle_death = None
+        self._closing = True
+        for task in [self._refill, *self._chores]:
+            if task is not None:
+                task.cancel()
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_exception(NoWorker("the server is shutting down"))
+        self._waiters.clear()
+        workers = list(self._workers)
+        for w in workers:
             w.close()
-        for w in self._workers:
-            if await loop.run_in_executor(None, w.process.wait, timeout) is None:
-                w.process.kill()
-                await loop.run_in_executor(None, w.process.wait, 1)
+        deadline = time.monotonic() + timeout
+        for w in workers:
+            while w.process.exitcode is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
             if w.alive:
                 w.alive = False
-                loop.remove_reader(w.conn.fileno())
-            w.process.close(kill=True)
-        self._workers = []
+                w.loop.remove_reader(w.conn.fileno())
+            w.process.kill()
+            await self._exit_code(w, 1.0)
+            w.process.release()
+        self._workers.clear()
+        self._idle.clear()

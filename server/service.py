@@ -1,62 +1,43 @@
 """The ``atout.v1.Solver`` service: validates requests, runs searches on the pool, maps outcomes
-to gRPC status codes.
+to gRPC status codes (a method ends a call with a status by raising :class:`.gate.Refusal`;
+the gate logs every call's outcome):
 
 - a refused position: INVALID_ARGUMENT with a ``google.rpc.BadRequest`` naming the field;
 - a search stopped by the caller's own ``time_limit``/``node_limit``: OK, status LIMIT;
 - by the call's deadline: DEADLINE_EXCEEDED (the remaining deadline is handed to the
   search as its time limit, so the worker stops by itself; a cancelled call also tells
-  the worker to stop at once).
+  the worker to stop at once);
+- a search lost with its search process (run twice: see :mod:`.pool`), or no search
+  process running: UNAVAILABLE, which clients retry; in a batch, the other positions are
+  still answered and the status names those that were not;
+- the server's room (queue, calls per peer): RESOURCE_EXHAUSTED.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 import grpc
-from google.protobuf import any_pb2
-from google.rpc import error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
 from atout import options
 from atout.errors import PositionError
 from atout.position import parse_position
-from atout.printable import printable
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
 from atout.solver.advise import DEFAULT_SAMPLES
 
 from .advice import AdviceFailed, advise_on_pool
-from .gate import peer_host
-from .limits import Busy, Limits, PeerCalls
+from .gate import Refusal
+from .limits import Busy, Limits
 from .pool import SearchPool, WorkerDied
+from .worker import SESSION
 
 log = logging.getLogger("atout.server")
 
 #: time kept back from a deadline so a stopped search can still answer before it
 DEADLINE_MARGIN = 0.02
-
-
-class Refusal(Exception):
-    """A call ends with this status: ``code``, ``message``, field ``violations``."""
-
-    def __init__(self, code: grpc.StatusCode, message: str, violations=()):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.violations = list(violations)
-
-    def trailing_metadata(self):
-        if not self.violations:
-            return ()
-        detail = any_pb2.Any()
-        detail.Pack(error_details_pb2.BadRequest(field_violations=[
-            error_details_pb2.BadRequest.FieldViolation(field=f, description=d)
-            for f, d in self.violations]))
-        status = status_pb2.Status(code=self.code.value[0], message=self.message, details=[detail])
-        return rpc_status.to_status(status).trailing_metadata
 
 
 def _invalid(violations) -> Refusal:
@@ -65,99 +46,83 @@ def _invalid(violations) -> Refusal:
     return Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"{field}: {reason}{more}", violations)
 
 
-class _Call:
-    """Times a call and logs one line for it: method, id, seconds, status."""
-
-    def __init__(self, method: str, label):
-        self.method, self.label = method, label
-        self.started = time.perf_counter()
-        self.status = "OK"
-        self.slot = None        # its place among its peer's running calls
-
-    def done(self) -> None:
-        log.info("%s id=%s %.3fs %s", self.method, self.label,
-                 time.perf_counter() - self.started, self.status)
+def _unavailable(error: WorkerDied) -> Refusal:
+    return Refusal(grpc.StatusCode.UNAVAILABLE, str(error))
 
 
 class SolverService(pb_grpc.SolverServicer):
-    def __init__(self, pool: SearchPool, tt_mb: int | None = None, limits: Limits | None = None,
-                 peers: PeerCalls | None = None):
+    def __init__(self, pool: SearchPool, tt_mb: int | None = None, limits: Limits | None = None):
         self.pool = pool
         self.tt_mb = tt_mb
         self.limits = limits or Limits()
-        self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
-        self.draining = False
-        self.calls = 0
-        self.idle = asyncio.Event()
-        self.idle.set()
-
-    def _begin(self, method: str, label, context) -> _Call:
-        self.calls += 1
-        self.idle.clear()
-        call = _Call(method, label)
-        if self.draining:
-            call.status = "UNAVAILABLE"
-            self._end(call)
-            raise Refusal(grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
-        slot = self.peers.call(peer_host(context))
-        try:
-            slot.__enter__()
-        except Busy as e:
-            call.status = "RESOURCE_EXHAUSTED"
-            self._end(call)
-            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
-        call.slot = slot
-        return call
-
-    def _end(self, call: _Call) -> None:
-        if call.slot is not None:
-            call.slot.__exit__(None, None, None)
-        call.done()
-        self.calls -= 1
-        if not self.calls:
-            self.idle.set()
-
-    async def drain(self, grace: float) -> bool:
-        """Refuse new calls (UNAVAILABLE) and wait up to ``grace`` s for the running ones;
-        True if they all finished."""
-        self.draining = True
-        try:
-            await asyncio.wait_for(self.idle.wait(), grace)
-        except asyncio.TimeoutError:
-            return False
-        return True
 
     # -- the methods ----------------------------------------------------------------------------
 
-    async def _unary(self, method: str, request, context, answer):
-        """One unary call: logged, and any failure turned into its gRPC status."""
-        call = None
-        try:
-            call = self._begin(method, _label(request.position), context)
-            return await answer(_position(request.position, ""))
-        except BaseException as e:
-            await _end(call, context, e)
-        finally:
-            if call is not None:
-                self._end(call)
-
     async def Solve(self, request: pb.SolveRequest, context) -> pb.SolveResult:
-        async def answer(obj):
-            _check_limits(request)
-            _, _, data = await self._search(context, "solve", obj, request)
-            return pb.SolveResult.FromString(data)
-        return await self._unary("Solve", request, context, answer)
+        obj = _position(request.position, "")
+        _check_limits(request)
+        _, _, data = await self._search(context, "solve", obj, request)
+        return pb.SolveResult.FromString(data)
 
     async def Analyze(self, request: pb.AnalyzeRequest, context) -> pb.Analysis:
-        async def answer(obj):
-            _check_limits(request)
+        obj = _position(request.position, "")
+        _check_limits(request)
+        try:
+            options.start(request.start, len(obj["played"]))
+        except PositionError as e:
+            raise _invalid([(e.field, e.reason)]) from None
+        _, _, data = await self._search(context, "analyze", obj, request)
+        return pb.Analysis.FromString(data)
+
+    async def AnalyzeStream(self, request: pb.AnalyzeRequest, context):
+        obj = _position(request.position, "")
+        _check_limits(request)
+        try:
+            options.start(request.start, len(obj["played"]))
+        except PositionError as e:
+            raise _invalid([(e.field, e.reason)]) from None
+        session = request.session or None
+        if session is not None and not SESSION.fullmatch(session):
+            raise _invalid([("session", "is not the name of a review this server gave")])
+        time_limit, by_deadline = self._time_limit(context, request)
+        settings = {"start": request.start, "time_limit": time_limit, "session": session,
+                    "tt_mb": self.limits.tt_mb(self.tt_mb, obj)}
+        told: asyncio.Queue = asyncio.Queue()
+        search = asyncio.ensure_future(self.pool.run(
+            "review", obj, settings, on_progress=told.put_nowait,
+            prefer=int(session.split("-")[0]) if session else None))
+        try:
+            while True:
+                waiting = asyncio.ensure_future(told.get())
+                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
+                if not waiting.done():
+                    waiting.cancel()
+                    break
+                yield _update(waiting.result())
+            while not told.empty():
+                yield _update(told.get_nowait())
             try:
-                options.start(request.start, len(obj["played"]))
-            except PositionError as e:
-                raise _invalid([(e.field, e.reason)]) from None
-            _, _, data = await self._search(context, "analyze", obj, request)
-            return pb.Analysis.FromString(data)
-        return await self._unary("Analyze", request, context, answer)
+                answer = search.result()
+            except WorkerDied as e:
+                raise _unavailable(e) from None
+            except Busy as e:
+                raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
+            if answer[0] == "failed":
+                _, _, what, field, reason = answer
+                raise (_invalid([(field or "request", reason)]) if what == "invalid"
+                       else Refusal(grpc.StatusCode.INTERNAL, reason))
+            _, _, status, _, found = answer
+            final = pb.AnalysisUpdate(final=True, session=found["session"])
+            final.analysis.CopyFrom(convert.analysis_message(found["report"], status))
+            yield final
+            if status == "limit" and by_deadline and found["report"].get("stopped_by") == "time":
+                raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED,
+                              "the deadline ran out before the analysis was complete "
+                              "(the last message holds what was found)")
+        finally:
+            if not search.done():
+                search.cancel()           # the call ended early: stop the worker
+                await asyncio.gather(search, return_exceptions=True)
 
     async def SolveBatch(self, request: pb.SolveBatchRequest, context):
         # at most one search per worker from one batch: other calls get their turn
@@ -169,15 +134,14 @@ class SolverService(pb_grpc.SolverServicer):
             reply = pb.SolveBatchResult(index=index)
             reply.result.ParseFromString(data)
             return reply
-        async for reply in self._stream("SolveBatch", request, context, one):
+        async for reply in self._stream(request, one):
             yield reply
 
     async def Advise(self, request: pb.AdviseRequest, context) -> pb.Advice:
-        async def answer(obj):
-            seat = request.seat if request.HasField("seat") else None
-            advice = await self._advise(context, obj, request, seat, "")
-            return convert.advice_message(advice.to_json())
-        return await self._unary("Advise", request, context, answer)
+        obj = _position(request.position, "")
+        seat = request.seat if request.HasField("seat") else None
+        advice = await self._advise(context, obj, request, seat, "")
+        return convert.advice_message(advice.to_json())
 
     async def AdviseBatch(self, request: pb.AdviseBatchRequest, context):
         # at most one draw per worker from the whole batch: other calls get their turn
@@ -188,39 +152,51 @@ class SolverService(pb_grpc.SolverServicer):
             reply = pb.AdviseBatchResult(index=index)
             reply.advice.CopyFrom(convert.advice_message(advice.to_json()))
             return reply
-        async for reply in self._stream("AdviseBatch", request, context, one):
+        async for reply in self._stream(request, one):
             yield reply
 
-    async def _stream(self, method: str, request, context, one):
+    async def _stream(self, request, one):
         """A streaming batch call: the positions checked, then ``one(index, position)``'s
-        replies in the order they are ready; logged, and any failure turned into its gRPC
-        status (the searches still under way are cancelled)."""
-        call = None
-        tasks: list[asyncio.Task] = []
+        replies in the order they are ready.  A position lost with its search process does
+        not stop the others: the call then ends UNAVAILABLE naming the positions not
+        answered.  Any other failure ends it at once (the searches under way are stopped)."""
+        _check_positions(self.limits, request)
+        _check_limits(request)
+        loop = asyncio.get_running_loop()
+        objs, violations = await loop.run_in_executor(None, _positions, request.positions)
+        if violations:
+            raise _invalid(violations)
+        async def answered(index: int, obj: dict):
+            try:
+                return await one(index, obj)
+            except WorkerDied as e:
+                return index, e                 # lost: the others go on
+
+        tasks = [asyncio.ensure_future(answered(i, obj)) for i, obj in enumerate(objs)]
+        lost: list[tuple[int, WorkerDied]] = []
         try:
-            call = self._begin(method, f"{len(request.positions)}-positions", context)
-            _check_positions(self.limits, request)
-            _check_limits(request)
-            loop = asyncio.get_running_loop()
-            objs, violations = await loop.run_in_executor(None, _positions, request.positions)
-            if violations:
-                raise _invalid(violations)
-            tasks = [asyncio.ensure_future(one(i, obj)) for i, obj in enumerate(objs)]
             for finished in asyncio.as_completed(tasks):
-                yield await finished
-        except BaseException as e:
-            await _end(call, context, e)
+                reply = await finished
+                if isinstance(reply, tuple):
+                    lost.append(reply)
+                else:
+                    yield reply
         finally:
             for t in tasks:
                 t.cancel()
-            if tasks:
-                await asyncio.gather(*tasks, return_exceptions=True)
-            if call is not None:
-                self._end(call)
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if lost:
+            indexes = ", ".join(str(i) for i, _ in sorted(lost, key=lambda x: x[0]))
+            raise Refusal(grpc.StatusCode.UNAVAILABLE,
+                          f"positions {indexes} not answered ({lost[0][1]}); the other "
+                          f"{len(tasks) - len(lost)} of {len(tasks)} were")
 
     async def _advise(self, context, obj: dict, request, seat, prefix: str, turns=None):
         """The advice for ``obj`` within the call's deadline (its draws on the pool)."""
         _check_limits(request)
+        if request.samples > self.limits.max_samples:
+            raise _invalid([("samples", f"at most {self.limits.max_samples} deals in one "
+                                        f"advice (this server's --max-samples)")])
         time_limit, by_deadline = self._time_limit(context, request)
         seed = request.seed if request.HasField("seed") else None
         try:
@@ -231,7 +207,9 @@ class SolverService(pb_grpc.SolverServicer):
         except PositionError as e:
             raise _invalid([(prefix + e.field, e.reason)]) from None
         except WorkerDied as e:
-            raise Refusal(grpc.StatusCode.INTERNAL, str(e)) from None
+            if prefix:
+                raise                           # the batch goes on with its other positions
+            raise _unavailable(e) from None
         except Busy as e:
             raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
         except AdviceFailed as e:
@@ -270,7 +248,9 @@ class SolverService(pb_grpc.SolverServicer):
         try:
             answer = await self.pool.run(kind, obj, settings)
         except WorkerDied as e:
-            raise Refusal(grpc.StatusCode.INTERNAL, str(e)) from None
+            if isinstance(request, pb.SolveBatchRequest):
+                raise                           # the batch goes on with its other positions
+            raise _unavailable(e) from None
         except Busy as e:
             raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
         if answer[0] == "failed":
@@ -289,16 +269,21 @@ class SolverService(pb_grpc.SolverServicer):
 
 # -- helpers -----------------------------------------------------------------------------------
 
-def _label(position: pb.Position):
-    """The id as the log line shows it: escaped (atout.printable), so no id forges a line."""
-    which = position.WhichOneof("id")
-    return "-" if which is None else printable(str(getattr(position, which))[:60])
+
+
+def _update(told: dict) -> pb.AnalysisUpdate:
+    """A review's progress message (see :mod:`.worker`) as a message of AnalyzeStream."""
+    if "session" in told:
+        return pb.AnalysisUpdate(session=told["session"], resumed=told["resumed"])
+    update = pb.AnalysisUpdate()
+    update.analysis.CopyFrom(convert.analysis_message(told, "limit"))
+    return update
 
 
 def _position(msg: pb.Position, prefix: str) -> dict:
     """The position object of ``msg``, checked by the rules (Refusal if refused)."""
-    obj = convert.position_object(msg)
     try:
+        obj = convert.position_object(msg)
         parse_position(obj)
     except PositionError as e:
         raise _invalid([(prefix + e.field, e.reason)]) from None
@@ -335,22 +320,3 @@ def _check_limits(request) -> None:
             options.node_limit(request.node_limit)
     except PositionError as e:
         raise _invalid([(e.field, e.reason)]) from None
-
-
-async def _end(call: _Call | None, context, error: BaseException) -> None:
-    """End a call that raised ``error``: abort with its status (re-raises)."""
-    if call is None:  # refused before it began (draining)
-        call = _Call("-", "-")
-    if isinstance(error, asyncio.CancelledError):
-        remaining = context.time_remaining()
-        call.status = ("DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0
-                       else "CANCELLED")
-        raise error
-    if isinstance(error, Refusal):
-        call.status = error.code.name
-        await context.abort(error.code, error.message, error.trailing_metadata())
-    if isinstance(error, grpc.aio.AbortError) or not isinstance(error, Exception):
-        raise error
-    call.status = "INTERNAL"
-    log.exception("%s id=%s failed", call.method, call.label)
-    await context.abort(grpc.StatusCode.INTERNAL, f"{type(error).__name__}: {error}")

@@ -16,6 +16,7 @@ from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
 from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
 from atout.position import Position
+from atout.text import card_text
 
 #: suits as a player lays them out: colours alternate (♠ ♥ ♣ ♦)
 SUIT_ORDER = (0, 1, 3, 2)
@@ -81,7 +82,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
     if c.game.startswith("fr"):
         text = f"{BID_NAMES[c.bid]} by seat {c.declarer}"
         if c.game == "fr5":
-            called = token(c.called)
+            called = card_text(c.called)
             text += f", calling {called}" + ("" if not partner_known else
                                              " (the taker plays alone)" if c.partner is None
                                              else f" (held by seat {c.partner})")
@@ -94,7 +95,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
         if raw.get("alone"):
             text = f"Seat {c.declarer} calls and plays alone"
         else:
-            text = f"Seat {c.declarer} calls {token(c.called)}"
+            text = f"Seat {c.declarer} calls {card_text(c.called)}"
             if partner_known:
                 text += (" (alone: holds it)" if c.partner is None
                          else f" (partner: seat {c.partner})")
@@ -104,7 +105,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
                 + (" (von oben)" if c.von_oben else ""))
     text = f"{c.bid.replace('_', ' ').capitalize()} by seat {c.declarer}"
     if c.called is not None:
-        text += f", calling {token(c.called)}" + ("" if not partner_known else
+        text += f", calling {card_text(c.called)}" + ("" if not partner_known else
                                                   " (in the talon: alone)" if c.partner is None
                                                   else f" (held by seat {c.partner})")
     if c.objective != "contract":
@@ -193,6 +194,12 @@ def _plural(n, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _seats(c, position: Position) -> str:
+    """The declarer's camp by seat: "seat 2", "seats 2 and 4"."""
+    seats = [s for s in range(position.seats) if c.camp[s] == DECLARER_CAMP]
+    return ("seat " if len(seats) == 1 else "seats ") + " and ".join(map(str, seats))
+
+
 def _bid_name(bid: str) -> str:
     return bid.replace("_", " ").capitalize()
 
@@ -210,7 +217,8 @@ def result(position: Position) -> dict | None:
     made = out.get("made")
     if c.game.startswith("fr"):
         m = out["margin"]
-        headline = f"{BID_NAMES[c.bid]} {'made' if made else 'failed'} by {abs(m)}"
+        headline = (f"{BID_NAMES[c.bid]} by seat {c.declarer} "
+                    f"{'made' if made else 'failed'} by {abs(m)}")
         details.append(f"The taker's camp took {out['taker_points']:g} "
                        f"points, {out['needed']} needed with {_plural(out['bouts'], 'bout')}.")
         names = {"taker": "the taker's camp", "defence": "the defence"}
@@ -225,9 +233,12 @@ def result(position: Position) -> dict | None:
                        f"The taker's camp pays each defender {-out['value']}")
         details[-1] += f" (a {BID_NAMES[c.bid].lower()} counts × {out['multiplier']})."
     elif c.game == "priest5":
-        headline = "The caller's party " + ("wins" if made else "loses")
-        details.append(f"The caller's party took {out['caller_points']} points, the other "
-                       f"party {out['other_points']}: {out['needed']} of {out['total']} needed.")
+        # the margin as French Tarot gives it: points above (or short of) those needed
+        points, needed = out["caller_points"], out["needed"]
+        headline = (f"Seat {c.declarer}'s party {'wins' if made else 'loses'} "
+                    f"by {points - needed if made else needed - points}")
+        details.append(f"The caller's party ({_seats(c, position)}) took {points} points, the "
+                       f"other party {out['other_points']}: {needed} of {out['total']} needed.")
         if out["caller_points"] == out["other_points"]:
             details.append("At equal points the party that did not hold the Narr wins.")
     elif c.bid == "trischaken":
@@ -236,13 +247,15 @@ def result(position: Position) -> dict | None:
         details.append(f"Every seat plays for the fewest points; the value is seat {me}'s.")
     else:
         name = _bid_name(c.bid if c.objective == "contract" else c.objective)
-        headline = f"{name} {'made' if made else 'lost'}"
+        headline = f"{name} by seat {c.declarer} {'made' if made else 'lost'}"
         camp_tricks = sum(n for s, n in enumerate(out["tricks"]) if c.camp[s] == 0)
         if c.counting == "standard":
             game = (f"count 3 × {out['declarer_points']} − 2 × {out['declarer_cards']} = "
                     f"{out['count']}, 107 needed")
+            got, need = out["count"], 107
         else:
             game = f"{out['declarer_points']} of 106 points, 54 needed"
+            got, need = out["declarer_points"], 54
         if c.objective == "volat":
             details.append(f"The declarer's camp took {camp_tricks} of 12 tricks: all needed.")
         elif c.objective in AT4_ULTIMO or c.bid in AT4_BIRD:
@@ -253,14 +266,15 @@ def result(position: Position) -> dict | None:
                 goal = f"the game ({game}) and {goal}"
             details.append(f"Needed: {goal}.")
         elif c.objective == "koenig_ultimo":
-            details.append(f"Needed: the called king {token(c.called)} in the last trick, "
+            details.append(f"Needed: the called king {card_text(c.called)} in the last trick, "
                            f"won by the declarer's camp.")
         elif c.bid in AT4_NEGATIVE_TRICKS:
             need = AT4_NEGATIVE_TRICKS[c.bid]
             details.append(f"The declarer took {_plural(out['tricks'][c.declarer], 'trick')}: "
                            + ("none allowed." if need == 0 else f"exactly {need} needed."))
         else:
-            details.append(f"The declarer's camp: {game}.")
+            headline += f" by {got - need if made else need - got}"
+            details.append(f"The declarer's camp ({_seats(c, position)}): {game}.")
     rows = []
     for s in range(position.seats):
         row = {"seat": s, "role": role[s]}
@@ -273,8 +287,9 @@ def result(position: Position) -> dict | None:
     return {"made": made, "headline": headline, "details": details, "seats": rows}
 
 
-def outside(position: Position) -> list[dict]:
-    """The cards outside the hands, with whom they count for."""
+def outside(position: Position, partner_known: bool = True) -> list[dict]:
+    """The cards outside the hands, with whom they count for (``partner_known=False``: as
+    a seat that cannot tell yet which party the dealer is in sees them)."""
     c = position.contract
     key = sort_key(position)
     if c.game.startswith("fr"):
@@ -287,7 +302,11 @@ def outside(position: Position) -> list[dict]:
         cards = c.outside[DECLARER_CAMP] + c.outside[OTHER_CAMP]
         return [{"label": label, "cards": [token(x) for x in sorted(cards, key=key)]}]
     if c.game == "priest5":
-        label = "Open cards (count for the dealer's party)"
+        party = ("the caller's party" if c.camp[c.dealer] == DECLARER_CAMP
+                 else "the other party")
+        label = (f"Open cards (count for the dealer's party: seat {c.dealer} is the dealer, "
+                 + (f"in {party})" if partner_known or c.dealer == c.declarer
+                    else "whose party is not known yet)"))
         cards = c.outside[DECLARER_CAMP] + c.outside[OTHER_CAMP]
         return [{"label": label, "cards": [token(x) for x in sorted(cards, key=key)]}]
     if c.bid == "trischaken":
@@ -355,10 +374,22 @@ def won_so_far(position: Position) -> dict:
         if french:
             row["bouts"] = bouts[k]
         rows.append(row)
+    notes = []
     if french:
         from atout.scoring import FR_NEEDED
         rows[0]["needed"] = FR_NEEDED[bouts[DECLARER_CAMP]]
-    return {"by": "camp", "rows": rows}
+        if position.is_finished():
+            notes.append(f"The taker's camp needed {rows[0]['needed']} with "
+                         f"{_plural(bouts[DECLARER_CAMP], 'bout')}.")
+        else:
+            # what it needs depends on the bouts it has at the end, not on those won so far
+            notes.append("The taker's camp needs " + ", ".join(
+                f"{FR_NEEDED[b]} with {b} bout{'' if b == 1 else 's'}" for b in range(4)) + ".")
+    if position.contract.outside != ((), ()) and c.game != "at4":
+        notes.append("Points include the cards outside the hands.")
+    if c.game == "at4":
+        notes.append("Points include the talon cards of each camp.")
+    return {"by": "camp", "rows": rows, "notes": notes}
 
 
 def seat_view(position: Position, seat: int, shown: dict) -> dict:
@@ -377,9 +408,10 @@ def seat_view(position: Position, seat: int, shown: dict) -> dict:
     view["hands"] = [cards if s == seat else [] for s, cards in enumerate(shown["hands"])]
     if position.to_play != seat:
         view["legal"] = []          # another seat's legal cards would show its hand
+    parts = shown["outside"] if partner_known else outside(position, partner_known=False)
     view["outside"] = [dict(part, cards=[x for x in part["cards"] if card(x) in seen],
                             hidden=sum(1 for x in part["cards"] if card(x) not in seen))
-                       for part in shown["outside"]]
+                       for part in parts]
     if not partner_known:
         view["roles"] = roles(position, partner_known=False)
         view["roles"][seat] = shown["roles"][seat]        # a seat knows its own role

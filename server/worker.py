@@ -1,13 +1,24 @@
 """The server's jobs in its search processes (:mod:`atout.runner.process` runs them).
 
-The pool (:mod:`atout.server.pool`) sends ("solve" | "analyze" | "cards", job, position object,
-options); the answer is one of
+The pool (:mod:`atout.server.pool`) sends ("solve" | "analyze" | "review" | "cards", job,
+position object, options); the answer is one of
 
     ("done", job, status, nodes, serialized atout.v1 message)
     ("done", job, status, nodes, {"exact", "values", "value"})   for "cards": every legal
                                            card's value in one drawn deal
                                            (atout.solver.advise.solve_cards, for Advise)
+    ("done", job, status, 0, {"report", "session"})   for "review": the analysis'
+                                           report (``atout analyze --json``'s object) and
+                                           the name it is kept under in this process
     ("failed", job, kind, field, reason)   kind: invalid | unimplemented | internal
+
+A "review" is an analysis that tells what it finds as it goes — ("progress", job,
+{"session", "resumed", "threads"}) first, then ("progress", job, {"plays", "seats",
+"start_value", "start_bounds", "made", "threads"}) each time verdicts change, over the
+process's :class:`~atout.runner.process.Channel` — and that can go on: this process keeps
+its last few analyses (``KEPT``, their tables warm), and a review whose options name one
+(``session``) runs on with it instead of starting again.  While it runs the pool may lend
+it more threads or take them back (``on_threads``: ``Analysis.want_threads``).
 
 The search runs in a thread of the search process (it releases the GIL), so the process
 keeps reading its pipe: a ("stop", job) sets the job's :class:`atout.solver.Cancel`, which
@@ -15,6 +26,13 @@ stops its search at once.
 """
 
 from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import uuid
+from collections import OrderedDict
 
 
 def _analyze_function():
@@ -25,14 +43,79 @@ def _analyze_function():
     return analyze
 
 
-def run_job(kind: str, job, obj: dict, options: dict, cancel) -> tuple:
-    """One call's search; the answer tuple above (never raises)."""
+#: the analyses a search process keeps for a review to go on with (each holds its table:
+#: up to a few GB for a whole deal, mapped as it is used)
+KEPT = 2
+_kept: "OrderedDict[str, tuple]" = OrderedDict()     # session -> (key, Analysis)
+#: the name of a review this process keeps: its pid, a dash, 16 hex digits
+SESSION = re.compile(r"[0-9]{1,10}-[0-9a-f]{16}")
+#: the least time between two of a review's progress messages
+TELL_EVERY = 0.1
+
+
+def _review(obj: dict, options: dict, cancel, channel) -> tuple:
+    """A review: (status, {"report", "session"}), its verdicts told as they are found."""
+    from atout.solver import MAX_THREADS
+    from atout.solver.analyze import Analysis, summary
+
+    options = dict(options)
+    options["threads"] = max(1, min(int(options.get("threads", 1)), MAX_THREADS))
+    session, time_limit = options.pop("session", None), options.pop("time_limit", None)
+    key = (json.dumps(obj, sort_keys=True), options.get("start", 0))
+    kept = _kept.pop(session, None) if session else None
+    if kept is not None and kept[0] == key:             # "keep going": the same analysis
+        analysis = kept[1]
+        analysis.want_threads(options["threads"])
+        resumed = True
+    else:
+        if kept is not None:
+            kept[1].close()
+        analysis = Analysis(obj, **options)
+        # the name says which process keeps it: the pool sends a review naming it there
+        session = f"{os.getpid()}-{uuid.uuid4().hex[:16]}"
+        resumed = False
+    if channel is not None:
+        channel.progress({"session": session, "resumed": resumed,
+                          "threads": options["threads"]})
+    while len(_kept) >= KEPT:                 # room for this one when it is done
+        _kept.popitem(last=False)[1][1].close()
+    tell = None
+    if channel is not None:
+        channel.on_threads = analysis.want_threads
+        waiting: dict[int, dict] = {}
+        sent = [0.0]
+
+        def tell(plays: list) -> None:
+            # at most ten messages a second: the verdicts changed meanwhile go together
+            # (the last ones come with the report)
+            waiting.update((p["index"], p) for p in plays)
+            if time.monotonic() - sent[0] >= TELL_EVERY:
+                sent[0] = time.monotonic()
+                changed = [waiting[i] for i in sorted(waiting)]
+                waiting.clear()
+                channel.progress({"plays": changed, **summary(analysis.report()),
+                                  "threads": analysis.engines.threads})
+    try:
+        report = analysis.run(time_limit, cancel=cancel, on_update=tell)
+    finally:
+        if channel is not None:
+            channel.on_threads = None
+    _kept[session] = (key, analysis)
+    return ("limit" if report.get("stopped_by") else "ok"), {"report": report, "session": session}
+
+
+def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> tuple:
+    """One call's search; the answer tuple above (never raises).  ``channel``: see
+    :class:`~atout.runner.process.Channel` (the review tells its verdicts through it)."""
     from atout.errors import PositionError
     from atout.proto import convert
     from atout.solver import solve
 
     try:
-        if kind == "solve":
+        if kind == "review":
+            status, answer = _review(obj, options, cancel, channel)
+            reply = ("done", job, status, 0, answer)
+        elif kind == "solve":
             r = solve(obj, cancel=cancel, **options)
             reply = ("done", job, r.status, r.nodes, convert.result_message(r).SerializeToString())
         elif kind == "analyze":

@@ -52,7 +52,8 @@ class SolveResult:
 
     ``status`` is ``ok`` (``value`` exact) or ``limit``: a time or node limit, or a
     :class:`Cancel` switch, stopped the search (``stopped_by``: ``time`` | ``nodes`` |
-    ``cancel``) and ``bounds`` = [low, high] is what was proven; ``value`` is then None.
+    ``cancel``) and ``bounds`` = [low, high] is what was proven; ``value`` is then None,
+    unless the bounds meet (the value proven, the best cards or the line not yet).
     ``made``: whether the taker's/declarer's camp makes its contract from here (True,
     False, or None when not proven — and always in Trischaken, which has none).
     """
@@ -249,6 +250,8 @@ def _solve(position: Position, engine: Engine, all_cards: bool, started: float,
         return token(names[code])
 
     def result(status, value, best, line, cards, bounds=None, card_bounds=None, best_guess=None):
+        if value is None and bounds is not None and bounds[0] == bounds[1]:
+            value = bounds[0]                   # stopped after the value was proven
         out = None
         if line:
             end = position.copy()

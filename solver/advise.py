@@ -25,7 +25,7 @@ import os
 import random
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -210,8 +210,9 @@ def check(position, *, seat=None, samples=DEFAULT_SAMPLES, time_limit=None, work
 
 @dataclass
 class Draws:
-    """The deals drawn for an advice: ``deals`` {key: position object}, each drawn
-    ``weight[key]`` times; ``count`` consistent deals in all."""
+    """The deals drawn for an advice, in the order drawn: ``order`` their keys (a deal
+    drawn twice is there twice), ``deals`` {key: position object}, ``weight`` {key: how
+    many times drawn}; ``count`` consistent deals in all; ``samples`` the most asked for."""
 
     position: Position
     seat: int
@@ -220,22 +221,50 @@ class Draws:
     count: float
     deals: dict
     weight: dict
+    order: list = field(default_factory=list)
+    stream: Any = field(default=None, repr=False)
+
+    @classmethod
+    def start(cls, position: Position, samples: int, seed: int | None = None) -> "Draws":
+        """Nothing drawn yet: the consistent deals of the seat to play of ``position``
+        counted, ready to draw with ``seed`` (None: a new seed)."""
+        seed = random.SystemRandom().randrange(2 ** 32) if seed is None else int(seed)
+        sampler = Sampler(seat_knowledge(position, position.to_play))
+        return cls(position, position.to_play, seed, int(samples), sampler.count(), {}, {},
+                   stream=sampler.stream(random.Random(seed)))
+
+    def next(self) -> tuple[str, bool]:
+        """One more deal drawn: (its key, whether it was not drawn before)."""
+        obj = next(self.stream)
+        key = json.dumps([obj["hands"], obj["contract"]], sort_keys=True)
+        self.order.append(key)
+        self.weight[key] = self.weight.get(key, 0) + 1
+        new = key not in self.deals
+        if new:
+            self.deals[key] = obj
+        return key, new
 
 
-def draw(position: Position, samples: int, seed: int | None = None) -> Draws:
+def _out_of_time(deadline: float | None, cancel: Cancel | None) -> bool:
+    return ((cancel is not None and cancel.is_set())
+            or (deadline is not None and time.perf_counter() >= deadline))
+
+
+def draw(position: Position, samples: int, seed: int | None = None, *,
+         deadline: float | None = None, cancel: Cancel | None = None) -> Draws:
     """``samples`` deals the seat to play of ``position`` (checked) cannot tell from the
     true one, drawn uniformly with ``seed`` (None: a new seed); a deal drawn twice is kept
-    once, with its weight."""
-    seed = random.SystemRandom().randrange(2 ** 32) if seed is None else int(seed)
-    samples = int(samples)
-    seat = position.to_play
-    sampler = Sampler(seat_knowledge(position, seat))
-    draws = Draws(position, seat, seed, samples, sampler.count(), {}, {})
-    for obj in sampler.positions(random.Random(seed), samples):
-        key = json.dumps([obj["hands"], obj["contract"]], sort_keys=True)
-        draws.weight[key] = draws.weight.get(key, 0) + 1
-        draws.deals.setdefault(key, obj)
+    once, with its weight.  Drawing stops early at ``deadline`` (a ``time.perf_counter()``
+    time) or when ``cancel`` is set, keeping what was drawn (one deal at least)."""
+    draws = Draws.start(position, samples, seed)
+    while len(draws.order) < draws.samples and not (draws.order and _out_of_time(deadline, cancel)):
+        draws.next()
     return draws
+
+
+#: the last resort of a draw begun after the deadline (the first draw always is, so that
+#: an advice answers with bounds at least): its search stops at once with the cheap bounds
+NO_TIME = 1e-3
 
 
 def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
@@ -248,42 +277,55 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
 
     ``samples`` deals are drawn (with ``seed``; None draws a seed, reported in the
     advice), uniformly among those the seat cannot tell from the true one, and solved on
-    ``workers`` threads (default: every core).  ``time_limit`` (seconds) bounds the whole
-    advice: a draw whose search it stops counts with its proven bounds (``limited``), draws
-    not begun are left out.  ``cancel`` (a :class:`~atout.solver.Cancel`) stops it the same
-    way.  ``progress(done, total)`` is called as draws are solved.  ``seat``, when given,
-    must be the seat to play.  Bad input raises :class:`~atout.errors.PositionError`
-    (``field``: ``seat``, ``played``, ``samples``, ``seed``, ``time_limit``, ``workers``,
-    ``tt_mb``).
+    ``workers`` threads (default: every core) as they are drawn.  ``time_limit`` (seconds)
+    bounds the whole advice, the drawing as the solving: a draw whose search it stops
+    counts with its proven bounds (``limited``), draws not begun are left out (the last
+    ones drawn: the first is always begun, so that an advice has bounds at least).
+    ``cancel`` (a :class:`~atout.solver.Cancel`) stops it the same way.  ``progress(done,
+    total)`` is called as draws are solved.  ``seat``, when given, must be the seat to
+    play.  Bad input raises :class:`~atout.errors.PositionError` (``field``: ``seat``,
+    ``played``, ``samples``, ``seed``, ``time_limit``, ``workers``, ``tt_mb``).
     """
     started = time.perf_counter()
     position = check(position, seat=seat, samples=samples, time_limit=time_limit,
                      workers=workers, tt_mb=tt_mb, seed=seed)
     deadline = None if time_limit is None else started + time_limit
-    draws = draw(position, samples, seed)
     cancel = cancel or Cancel()
+    draws = Draws.start(position, samples, seed)
     results: dict[str, tuple] = {}
     done_count = [0]
     lock = threading.Lock()
 
-    def solve_one(key: str):
-        if cancel.is_set():
-            return
+    def solve_one(key: str, first: bool):
         left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
+        if not first and (cancel.is_set() or (left is not None and left <= 0)):
             return
         drawn_pos = parse_position(draws.deals[key])
-        result = solve_cards(drawn_pos, time_limit=left, cancel=cancel, tt_mb=tt_mb)
+        result = solve_cards(drawn_pos, time_limit=None if left is None else max(left, NO_TIME),
+                             cancel=cancel, tt_mb=tt_mb)
         with lock:
             results[key] = (drawn_pos, result)
             done_count[0] += draws.weight[key]
             if progress is not None:
-                progress(done_count[0], samples)
+                progress(done_count[0], draws.samples)
 
-    n_workers = min(workers or default_workers(), len(draws.deals))
+    # The deals are drawn as the searches need them, a few ahead so that no search waits,
+    # and the limits are checked between two draws: a large --samples costs the time it
+    # is given, no more (drawing takes 0.05-1 ms a deal, solving one far longer).
+    n_workers = workers or default_workers()
     with ThreadPoolExecutor(max_workers=n_workers, thread_name_prefix="atout-advise") as pool:
-        for future in [pool.submit(solve_one, key) for key in draws.deals]:
-            future.result()
+        running: set = set()
+        while True:
+            while (len(running) < 2 * n_workers and len(draws.order) < draws.samples
+                   and not (draws.order and _out_of_time(deadline, cancel))):
+                key, new = draws.next()
+                if new:
+                    running.add(pool.submit(solve_one, key, len(draws.order) == 1))
+            if not running:
+                break
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                future.result()
     return aggregate(draws, results, stopped_by="cancel" if cancel.is_set() else "time",
                      seconds=time.perf_counter() - started)
 

@@ -7,6 +7,8 @@ import json
 import random
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -16,7 +18,7 @@ from atout.knowledge import seat_knowledge
 from atout.position import parse_position
 from atout.sampler import Sampler
 from atout.solver import Cancel, solve
-from atout.solver.advise import advise, made, solve_cards
+from atout.solver.advise import advise, draw, made, solve_cards
 from atout.solver.single_dummy import analyze_single_dummy
 from deals import GAMES, random_endgame
 from views import consistent_deals
@@ -148,12 +150,55 @@ def test_a_limit_counts_the_proven_bounds():
 
 
 def test_cancel_stops_the_advice():
+    """Cancelled before it began: the first draw is begun all the same and stopped at
+    once, so the advice answers with its cheap bounds rather than nothing."""
     pos = parse_position(random_endgame(random.Random(9), "fr4", 18))
     cancel = Cancel()
     cancel.set()
     a = advise(pos, samples=4, seed=1, cancel=cancel)
-    assert a.status == "limit" and a.stopped_by == "cancel" and a.solved == 0
-    assert a.recommended is None
+    assert a.status == "limit" and a.stopped_by == "cancel" and a.solved == 0 and a.limited == 1
+    assert a.recommended is not None and all(row["low"] <= row["high"] for row in a.cards)
+
+
+def _eight_tricks():
+    return parse_position(random_endgame(random.Random(21), "fr4", 8))
+
+
+def test_the_time_limit_covers_the_drawing():
+    """--samples 100000 --time-limit 1: the deals are drawn as they are solved, the limit
+    stops the drawing too, and the advice answers with the draws it had (it used to draw
+    all 100,000 first, for about 45 s, then answer recommended null)."""
+    a = advise(_eight_tricks(), samples=100_000, seed=3, time_limit=1.0, workers=2)
+    assert a.status == "limit" and a.stopped_by == "time"
+    assert a.recommended is not None and a.solved >= 1
+    assert a.solved + a.limited < 20_000
+
+
+def test_cancel_stops_the_drawing():
+    """Ctrl-C a moment after the start (while 100,000 deals would still be drawing):
+    the advice stops and answers with the draws begun so far."""
+    cancel = Cancel()
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    try:
+        a = advise(_eight_tricks(), samples=100_000, seed=3, workers=2, cancel=cancel)
+    finally:
+        timer.cancel()
+    assert a.status == "limit" and a.stopped_by == "cancel"
+    assert a.recommended is not None and 1 <= a.solved + a.limited < 20_000
+
+
+def test_draw_stops_at_the_deadline_or_a_cancel():
+    """draw() (the service draws with it) keeps to a deadline and a cancel as well, with
+    one deal at least; without either it draws them all, the same deals as advise."""
+    pos = _eight_tricks()
+    assert len(draw(pos, 100_000, seed=1, deadline=time.perf_counter()).order) == 1
+    cancel = Cancel()
+    cancel.set()
+    assert len(draw(pos, 100_000, seed=1, cancel=cancel).order) == 1
+    whole = draw(pos, 40, seed=1)
+    assert len(whole.order) == 40 and sum(whole.weight.values()) == 40
+    assert whole.order[:1] == draw(pos, 1, seed=1).order
 
 
 @pytest.mark.parametrize("kwargs,field", [

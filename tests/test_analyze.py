@@ -292,17 +292,25 @@ def test_the_table_shows_ranges_the_contract_and_decisive_cards_only_where_bound
     # (a verdict the cheap bounds cannot give, to see it drawn)
     first.update(made_before=True, made_after=False, decisive=True)
     lines = render(pos, report, "deal", ascii=True).splitlines()
-    assert f"{exact} of 72 cards with an exact cost; Ctrl-C left the others" in lines[3]
+    best = sum(p["cost"] == 0 for p in report["plays"])
+    assert lines[3].startswith(f"72 cards judged: {best} best, ")
+    assert lines[3].endswith("; Ctrl-C left the rest not judged")
     unknown = sum(p["best"] is None for p in report["plays"])
     assert lines[4] == f'best there "?": Ctrl-C left the best cards unproven ({unknown} of 72 cards)'
-    assert lines[6].split()[-3:] == ["contract", "best", "there"]
+    assert lines[6].startswith("cost: . one of the best cards")
+    assert lines[7].split()[-3:] == ["contract", "best", "there"]
     row = next(line.split() for line in lines if line.split()[:2] == ["1", "0"])
     assert row[5:8] == ["{}..{}".format(*first["bounds_after"]),
                         "{}..{}".format(*first["cost_bounds"]), "down"]
-    assert row[-1] == "decisive" and sum("decisive" in line for line in lines) == 1
-    seats = [line.split() for line in lines if len(line.split()) == 5
+    assert row[-1] == "decisive" and sum(line.endswith("decisive") for line in lines) == 1
+    # the seats: what each is proven to have given away, never a sum of upper bounds
+    seats = [line.split() for line in lines if len(line.split()) == 6
              and line.split()[0] in "0123" and line.split()[2] == "18"]
-    assert [r[-1] for r in seats] == ["{}..{}".format(*s["cost_bounds"]) for s in report["seats"]]
+    assert [r[-2:] for r in seats] == [[f">={s['at_least']}", str(s["not_judged"])]
+                                       for s in report["seats"]]
+    words = [line for line in lines if line[:6] in ("seat 0", "seat 1", "seat 2", "seat 3")]
+    assert len(words) == 4 and all(f"{s['not_judged']} card" in w
+                                   for s, w in zip(report["seats"], words))
 
     exact = analyze(obj, start=len(pos.played) - 3 * pos.seats, tt_mb=TT)
     assert "stopped_by" not in exact

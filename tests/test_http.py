@@ -239,8 +239,9 @@ def test_a_client_gone_before_its_whole_body_is_a_499_in_one_line(caplog):
     with caplog.at_level("INFO", logger="atout.server"):
         asyncio.run(api.app(scope, receive, send))
     assert sent[0]["status"] == 499
-    assert [(r.levelname, r.getMessage().rsplit(" ", 2)[::2]) for r in caplog.records] == \
-        [("INFO", ["HTTP /api/solve", "499"])]
+    assert [(r.levelname, r.getMessage().split(" ")[:5:]) for r in caplog.records] == \
+        [("INFO", ["HTTP", "POST", "/api/solve", "peer=127.0.0.1", "id=-"])]
+    assert caplog.records[0].getMessage().endswith("s 499")
     assert not any(r.exc_info for r in caplog.records)
 
 
@@ -269,6 +270,24 @@ def test_only_the_package_files_are_served(client):
         assert r.status_code == 404, path
         assert "import" not in r.text
     assert client.post("/").status_code == 405
+
+
+def test_a_wrong_method_or_path_under_api_is_answered_in_json(client):
+    for method, path, allow in (("GET", "/api/solve", "POST"), ("PUT", "/api/validate", "POST"),
+                                ("POST", "/api/health", "GET or HEAD")):
+        r = client.request(method, path)
+        assert r.status_code == 405, path
+        assert sorted(r.headers["allow"].split(", ")) == allow.split(" or ")
+        assert r.json() == {"error": "method_not_allowed", "field": "method",
+                            "reason": f"must be {allow}"}
+    for path in ("/api/x", "/api/", "/api", "/api/solve/x"):
+        r = client.post(path, json={})
+        assert r.status_code == 404, path
+        assert r.json() == {"error": "not_found", "field": "path",
+                            "reason": "no such API endpoint"}
+    # the viewer's pages keep Starlette's plain answers
+    assert client.post("/").text == "Method Not Allowed"
+    assert client.get("/nope").text == "Not Found"
 
 
 def test_the_bearer_scheme_is_taken_in_any_case():
@@ -377,6 +396,17 @@ def test_serve_http_next_to_grpc_on_one_pool(tmp_path):
             answer = server.raw(_request(path, b"", "GET"))
             assert answer.startswith(b"HTTP/1.1 404"), (path, answer[:80])
             assert b"import" not in answer
+
+        # a body over the limit, chunked or not: its client reads the 413 (it read a reset)
+        import httpx
+
+        def chunks():
+            for _ in range(256):
+                yield b" " * 4096
+        for content in (chunks(), b" " * (1 << 20)):
+            r = httpx.post(server.url + "/api/solve", content=content, timeout=30,
+                           headers={"Content-Type": "application/json"})
+            assert r.status_code == 413 and r.json()["field"] == "body"
     finally:
         assert server.stop() == 0
     log = server.log_path.read_text()

@@ -24,7 +24,8 @@ from atout.proto.v1 import solver_pb2_grpc as pb_grpc
 from atout.server.limits import Limits
 from atout.server.security import exposure_warnings
 from deals import random_endgame
-from interfaces import Service
+from interfaces import Service, cli
+from serving import ServerProcess
 
 httpx = pytest.importorskip("httpx")
 certs = pytest.importorskip("certs")   # needs the cryptography package
@@ -244,6 +245,23 @@ def test_serving_on_every_address_warns_at_start(tmp_path):
         assert s.stop() == 0
 
 
+def test_serving_on_the_ipv6_loopback(tmp_path):
+    """`atout serve --host ::1`: both ports on [::1] (gRPC refused the address unbracketed)."""
+    import socket
+    try:
+        socket.create_server(("::1", 0), family=socket.AF_INET6).close()
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    s = ServerProcess(tmp_path, worker_count=1, http=True, host="::1")
+    try:
+        assert s.address.startswith("[::1]:") and s.url.startswith("http://[::1]:")
+        with Client(s.address) as c:
+            assert c.solve(SMALL, timeout=30).status == "ok"
+        assert httpx.get(s.url + "/api/health", timeout=10).json() == {"status": "serving"}
+    finally:
+        assert s.stop() == 0
+
+
 # -- bad messages ------------------------------------------------------------------------------
 
 def _varint(n: int) -> bytes:
@@ -320,13 +338,33 @@ def test_bad_messages_are_invalid_argument_with_one_log_line(plain):
         assert c.solve(SMALL, timeout=30).status == "ok"        # and serving on
 
 
+def test_an_empty_object_or_a_value_with_no_kind_is_not_read_as_not_given(plain):
+    """`"counting": {}` in an at4 contract: the command line refuses it, and so does the
+    server, whether the message carries an empty object or a Value with no kind (the
+    client's conversion sent the latter, which the server read as null: "not given")."""
+    at4 = random_endgame(random.Random("counting"), "at4", 2)
+    obj = {**at4, "contract": {**at4["contract"], "counting": {}}}
+    code, out, err = cli(["solve"], (json.dumps(obj) + "\n").encode())
+    assert code == 1 and "contract.counting" in err
+    assert convert.position_message(obj).contract.fields["counting"].HasField("struct_value")
+    no_kind = convert.position_message(at4)
+    no_kind.contract.fields["counting"].Clear()
+    for message in (convert.position_message(obj), no_kind):
+        with Client(plain.address) as c, pytest.raises(grpc.RpcError) as e:
+            c.stub.Solve(pb.SolveRequest(position=message), timeout=30)
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert _error(e.value).field == "contract.counting", e.value.details()
+
+
 # -- limits per request at their edge ------------------------------------------------------------
 
 def test_limits_unit():
     small = Limits(max_time_limit=5.0, max_tt_mb=32)
     assert small.time_limit(None) == 5.0 and small.time_limit(9.0) == 5.0
     assert small.time_limit(5.0) == 5.0 and small.time_limit(0.5) == 0.5
-    assert Limits().time_limit(None) is None
+    # every bound on by default (a request with no limit, no deadline, gets 120 s)
+    assert Limits().time_limit(None) == 120.0 and Limits().time_limit(7.0) == 7.0
+    assert (Limits().max_positions, Limits().max_samples) == (1000, 1000)
     endgame, whole = SMALL, HARD
     assert small.tt_mb(None, endgame) == 16        # the default, already below
     assert small.tt_mb(None, whole) == 32           # 4096 by default, lowered
@@ -338,7 +376,7 @@ def test_limits_unit():
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory):
     s = Service(tmp_path_factory.mktemp("limits"), "--max-time-limit", "1.5",
-                "--max-positions", "3", "--max-tt-mb", "32")
+                "--max-positions", "3", "--max-tt-mb", "32", "--max-samples", "5")
     yield s
     assert s.stop() == 0
     assert "Traceback" not in s.log_text()
@@ -361,6 +399,12 @@ def test_max_time_limit_and_max_positions(limited):
         with pytest.raises(ServiceError) as e:
             list(c.advise_batch([SMALL] * 4, samples=2, timeout=60))
         assert e.value.violations[0][0] == "positions" and "--max-positions" in e.value.details
+        with pytest.raises(ServiceError) as e:
+            c.advise(SMALL, samples=6, timeout=60)
+        assert e.value.violations[0][0] == "samples" and "--max-samples" in e.value.details
+    r = httpx.post(limited.url + "/api/advise", json={"position": SMALL, "samples": 6},
+                   timeout=60)
+    assert r.status_code == 422 and r.json()["field"] == "samples"
     r = httpx.post(limited.url + "/api/solve", json={"position": HARD, "time_limit": 100},
                    timeout=60)
     assert r.status_code == 200 and r.json()["status"] == "limit"

@@ -75,7 +75,11 @@ def _decisive_deal() -> tuple[dict, int]:
 
 DECISIVE, DECISIVE_START = _decisive_deal()
 DECISIVE_INDEX = len(PLAYED) + 2
-DESKTOP, PHONE = {"width": 1400, "height": 1000}, {"width": 390, "height": 844}
+# the sizes the page is tried at (and its screenshots kept at): two desktops, a phone
+DESKTOP, LAPTOP, PHONE = ({"width": 1400, "height": 900}, {"width": 1280, "height": 720},
+                          {"width": 390, "height": 844})
+# a line of the file `atout view` is given that the rules refuse: said on the page too
+REFUSED_LINE = '{"game": "fr4", "first": 0}\n'
 # the file's card codes, which a sentence on the page never shows (it writes J♥, 21 atout)
 RAW_CARD = r"\b(?:T\d{1,2}|EX|(?:10|[1-9JNQK])[SHDC])\b"
 
@@ -84,7 +88,8 @@ RAW_CARD = r"\b(?:T\d{1,2}|EX|(?:10|[1-9JNQK])[SHDC])\b"
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("view")
     deals = tmp / "deals.jsonl"
-    deals.write_text("".join(json.dumps(d) + "\n" for d in PLAYED + [FRESH, PUZZLE, DECISIVE]))
+    deals.write_text("".join(json.dumps(d) + "\n" for d in PLAYED + [FRESH, PUZZLE, DECISIVE])
+                     + REFUSED_LINE)
     log_path = tmp / "view.log"
     log = open(log_path, "w")
     proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", "view",
@@ -215,9 +220,28 @@ def value_text(game: str, v: int) -> str:
     return f"+{v}" if v > 0 and game != "at4" else str(v)
 
 
-def keep_screenshot(page, tmp_path, name: str) -> None:
+# what must be on the screen without scrolling on a desktop: every hand of the table, the
+# step buttons and slider, the lists and buttons above the table and the review's controls
+ON_ONE_SCREEN = ("#table .seat, #table .card, header button, header select, .controls button, "
+                 "#slider, #solve-limit, #analysis-start, #analysis-limit, #analyse")
+
+
+def assert_on_one_screen(page) -> None:
+    """Every control and every hand of the table inside the window, the page not scrolled."""
+    out = page.evaluate("""sel => {
+        const w = innerWidth, h = innerHeight;
+        return [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length)
+          .map(e => { const r = e.getBoundingClientRect();
+                      return {what: e.id || e.className || e.tagName, top: r.top, bottom: r.bottom,
+                              left: r.left, right: r.right, w, h, y: scrollY}; })
+          .filter(r => r.top < 0 || r.left < 0 || r.bottom > r.h || r.right > r.w || r.y); }""",
+                        ON_ONE_SCREEN)
+    assert out == [], out[:5]
+
+
+def keep_screenshot(page, tmp_path, name: str, full_page: bool = True) -> None:
     shot = tmp_path / name
-    page.screenshot(path=str(shot), full_page=True)
+    page.screenshot(path=str(shot), full_page=full_page)
     if os.environ.get("ATOUT_SCREENSHOTS"):
         Path(os.environ["ATOUT_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(os.environ["ATOUT_SCREENSHOTS"]) / shot.name)
@@ -232,7 +256,13 @@ def test_step_through_a_deal_and_read_the_values(page, game, tmp_path):
     open_deal(page, index, k)
     check_against_solve(page, deal, k)
     page.wait_for_selector("#seat-costs tr[data-seat]", timeout=60000)   # the analysis too
-    keep_screenshot(page, tmp_path, f"viewer-{game}-desktop.png")
+    assert_on_one_screen(page)
+    keep_screenshot(page, tmp_path, f"viewer-{game}-1400x900.png", full_page=False)
+    page.set_viewport_size(LAPTOP)
+    page.wait_for_function("w => innerWidth === w", arg=LAPTOP["width"])
+    assert_on_one_screen(page)
+    keep_screenshot(page, tmp_path, f"viewer-{game}-1280x720.png", full_page=False)
+    page.set_viewport_size(DESKTOP)
 
     page.keyboard.press("ArrowRight")               # one card forward
     wait_card(page, k + 1)
@@ -391,7 +421,7 @@ def test_a_what_if_link_survives_a_reload_and_a_share(page, browser, server):
     page.reload()
     wait_card(page, k + 1)
     assert page.evaluate("state.line.slice()") == line
-    assert page.is_visible("#whatif") and not page.is_visible("#notice")
+    assert page.is_visible("#whatif") and "link" not in page.inner_text("#notice")
     # shared: another browser opens the link; an older link without `from` still works
     context, other_page = new_page(browser, server, DESKTOP)
     other_page.goto(f"{server}#deal={index}&card={k + 1}&whatif={other}")
@@ -515,9 +545,10 @@ def test_a_whole_deal_gets_an_answer(page):
     assert bounded and a["plays"][-1]["value_after"] is not None
     assert page.locator("#chart rect.band").count() == bounded
     assert page.locator("#chart circle.dot").count() == len(values) - bounded
-    assert "proven ranges" in page.inner_text("#analysis-status")
+    assert "not judged" in page.inner_text("#analysis-status")
+    # what each seat is proven to have given away, never a sum of upper bounds
     costs = page.locator("#seat-costs tr[data-seat] td.cost").all_inner_texts()
-    assert any("…" in c for c in costs)
+    assert costs == [f"at least {s['at_least']} ({s['not_judged']} not judged)" for s in a["seats"]]
     shown = wait_solved(page, 0)
     box = page.locator("#dd-value")
     if not shown["value"]:                       # not solved in 2 s: what is proven
@@ -528,6 +559,42 @@ def test_a_whole_deal_gets_an_answer(page):
             assert int(box.get_attribute("data-high")) < 1
         if made == "made":
             assert int(box.get_attribute("data-low")) >= 1
+
+
+def test_the_review_draws_verdicts_as_found_stops_and_keeps_going(page):
+    """A whole deal's review: verdicts drawn (chart, bar of the cards judged) while the
+    server still searches, from the end of the deal back; Stop keeps what was found; "Keep
+    going" goes on with the same analysis on the server (its session), every card's cost
+    range the same or narrower."""
+    page.context.add_init_script("localStorage.setItem('atout-analysis-limit', '10')")
+    requests = []
+    page.on("request", lambda r: requests.append(json.loads(r.post_data))
+            if r.url.endswith("/api/analyze/stream") else None)
+    open_deal(page, GAMES["fr4"], 0)
+    page.wait_for_function("state.analysing && state.analysis && state.analysis.plays.length === 72 "
+                           "&& document.querySelectorAll('#chart circle.dot').length > 1",
+                           timeout=60000)
+    assert page.is_visible("#analysis-progress") and page.is_visible("#analysis-stop")
+    judged = page.evaluate("state.analysis.plays.filter(p => p.cost !== null).map(p => p.index)")
+    assert judged and max(judged) == 71               # the end of the deal first
+    page.click("#analysis-stop")
+    page.wait_for_function("state.analysing === null")
+    kept = page.evaluate("state.analysis")
+    assert len(kept["plays"]) == 72 and kept["stopped_by"] == "cancel"
+    assert "before you stopped it" in page.inner_text("#analysis-status")
+    assert page.is_visible("#keep-going") and not page.is_visible("#analysis-stop")
+    session = page.evaluate("state.analysisSession")
+    page.click("#keep-going")
+    page.wait_for_function("state.analysing === null && state.analysis.status !== 'running'",
+                           timeout=90000)
+    assert requests[-1].get("session") == session and "session" not in requests[0]
+    after = page.evaluate("state.analysis")
+
+    def cost_range(p):
+        return (p["cost"], p["cost"]) if p["cost"] is not None else tuple(p["cost_bounds"])
+    for a, b in zip(kept["plays"], after["plays"]):
+        (a0, a1), (b0, b1) = cost_range(a), cost_range(b)
+        assert a0 <= b0 and b1 <= a1, (a, b)
 
 
 def test_decisive_cards_are_marked(page):
@@ -608,7 +675,7 @@ def test_the_end_of_the_deal_says_who_won_and_by_how_much(page):
     deal = PLAYED[GAMES["fr4"]]
     open_deal(page, GAMES["fr4"], len(deal["played"]))
     result = page.inner_text(".outcome")
-    assert "Garde contre failed by 9" in result
+    assert "Garde contre by seat 3 failed by 9" in result
     assert "took 32 points, 41 needed with 2 bouts" in result
     rows = [r.split("\t") for r in page.locator(".outcome tr[data-seat]").all_inner_texts()]
     assert rows == [["Seat 0", "defender", "+204"], ["Seat 1", "defender", "+204"],
@@ -616,7 +683,8 @@ def test_the_end_of_the_deal_says_who_won_and_by_how_much(page):
     at4 = next(i for i, d in enumerate(PLAYED) if d["contract"].get("bid") == "farbendreier")
     open_deal(page, at4, 48)
     result = page.inner_text(".outcome")
-    assert "Farbendreier lost" in result and "49 of 106 points, 54 needed" in result
+    assert "Farbendreier by seat" in result and "lost by 5" in result
+    assert "49 of 106 points, 54 needed" in result
     assert "+49" not in result and page.inner_text("#dd-value").strip() == "49"
     assert "lost" in page.get_attribute(".outcome", "class")
 
@@ -673,7 +741,8 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
     open_deal(phone, index, k)
     wait_solved(phone, k)
     phone.wait_for_selector("#chart svg", timeout=60000)
-    keep_screenshot(phone, tmp_path, f"viewer-{game}-phone.png")
+    phone.evaluate("window.scrollTo(0, 0)")
+    keep_screenshot(phone, tmp_path, f"viewer-{game}-390x844.png", full_page=False)
     width = PHONE["width"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= width   # no sideways scroll
     # every control on the screen and the one under a tap: buttons, lists, the slider, the
@@ -746,3 +815,157 @@ def test_a_server_with_a_token_asks_for_it_once(browser, tmp_path):
         context.close()
     finally:
         assert served.stop() == 0
+
+
+# -- the second pass (issue 49) --------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["fr4", "fr3", "fr5", "priest5", "at4"])
+def test_everything_on_one_screen_at_the_first_card(page, game, tmp_path):
+    """The fullest hands (card 0, the seat to play with room for its values): every hand and
+    every control on a 1400 × 900 and a 1280 × 720 screen, without scrolling."""
+    page.context.add_init_script("localStorage.setItem('atout-solve-limit', '2')")
+    open_deal(page, GAMES[game], 0)
+    assert page.locator("#table .card").count() == sum(map(len, PLAYED[GAMES[game]]["hands"]))
+    assert_on_one_screen(page)
+    page.set_viewport_size(LAPTOP)
+    page.wait_for_function("w => innerWidth === w", arg=LAPTOP["width"])
+    assert_on_one_screen(page)
+    keep_screenshot(page, tmp_path, f"viewer-{game}-start-1280x720.png", full_page=False)
+
+
+def test_the_page_says_which_lines_of_its_file_were_refused(page):
+    page.goto(page.base)
+    wait_card(page, 0)
+    shown = page.inner_text("#notice")
+    assert "deals.jsonl" in shown and f"line {FRESH_INDEX + 4}: hands: is missing" in shown
+
+
+def test_card_numbers_count_from_one(page):
+    """The first card is card 1 everywhere: the step bar, the what-if banner, the review."""
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    open_deal(page, index, 0)
+    assert page.inner_text("#where").startswith("No card played yet · trick 1 of 24")
+    page.keyboard.press("ArrowRight")
+    wait_card(page, 1)
+    assert page.inner_text("#where").startswith("After card 1 of 72 · trick 1 of 24")
+    k = len(deal["played"]) - 2 * 3                # two tricks from the end: quick
+    open_deal(page, index, k)
+    shown = wait_solved(page, k)
+    other = next(c for c in shown["cards"] if c != deal["played"][k])
+    page.click(f".card.legal[data-card='{other}']")
+    wait_card(page, k + 1)
+    assert f"from card {k + 1} on" in page.inner_text("#whatif-text")
+    assert page.inner_text("#where").startswith(f"After card {k + 1} ·")    # the end of its line
+    page.click("#back-to-real")
+    wait_card(page, k)
+    report = analyse_from(page, k)
+    assert f"Value before card {k + 1}:" in page.inner_text("#seat-costs")
+    titles = page.locator("#chart circle.dot title").all_text_contents()
+    assert titles[1].startswith(f"card {k + 1}: seat {report['plays'][0]['seat']} played")
+
+
+def test_a_what_if_where_nothing_can_be_solved_starts_no_review(page):
+    """A what-if on a deal with no card played: the value where the line ends is not solved
+    within the time limit, so a review could judge no card — none is started."""
+    analyses = []
+    page.on("request", lambda r: analyses.append(r.url) if "/api/analyze" in r.url else None)
+    page.context.add_init_script("localStorage.setItem('atout-solve-limit', '2')")
+    open_deal(page, FRESH_INDEX, 0)
+    page.click(".card.legal >> nth=0")
+    wait_card(page, 1)
+    wait_solved(page, 1)
+    page.wait_for_function("document.getElementById('analysis-status').textContent.includes('Not reviewed')")
+    assert not analyses and page.locator("#chart svg").count() == 0
+
+
+def test_a_puzzle_plays_on_with_the_step_button(page):
+    page.goto(f"{page.base}#deal={PUZZLE_INDEX}")
+    wait_card(page, 52)
+    shown = check_against_solve(page, PUZZLE, 52)
+    assert page.is_enabled("#card-next")         # ▶ past the end: a best card, as → does
+    page.click("#card-next")
+    wait_card(page, 53)
+    best = [c for c, s in shown["cards"].items() if s["level"] == "optimal"]
+    assert page.evaluate("state.line[52]") in best
+
+
+def test_words_a_player_reads(page):
+    """Cards as a player writes them (the contract, a refusal), the taker's seat and the
+    margin in every result, whose party the open cards count for, what a taker needs."""
+    fr5 = PLAYED[GAMES["fr5"]]
+    open_deal(page, GAMES["fr5"], 0)
+    assert re.findall(RAW_CARD, page.inner_text("#contract")) == []
+    assert "calling" in page.inner_text("#contract")
+    won = page.inner_text("#won")
+    assert "56 with 0 bouts, 51 with 1 bout, 41 with 2 bouts, 36 with 3 bouts" in won
+    priest = PLAYED[GAMES["priest5"]]
+    pos = atout.position.parse_position(priest)
+    open_deal(page, GAMES["priest5"], len(priest["played"]))
+    result = page.inner_text(".outcome")
+    out = pos.outcome()
+    margin = abs(out["caller_points"] - out["needed"])
+    assert f"Seat {pos.contract.declarer}'s party {'wins' if out['made'] else 'loses'} by {margin}" in result
+    party = "caller's party" if pos.contract.camp[pos.contract.dealer] == 0 else "other party"
+    assert f"seat {pos.contract.dealer} is the dealer, in the {party}" in page.inner_text("#outside")
+    # a refusal names a card as a player writes it, and the lines of a file in their order
+    bad = json.loads(json.dumps(fr5))
+    bad["played"] = [bad["hands"][2][0]] + bad["played"][1:]         # not the leader's card
+    page.click("#toggle-input")
+    page.set_input_files("#file-input", files=[{
+        "name": "two.jsonl", "mimeType": "application/json",
+        "buffer": ('{"game": "fr4", \n' + json.dumps(bad) + "\n" + json.dumps(priest) + "\n").encode()}])
+    page.wait_for_function("document.getElementById('input-error').textContent.includes('line 2')")
+    shown = page.inner_text("#input-error")
+    assert "2 positions refused; the other one is in the list" in shown
+    assert shown.index("line 1: json: not valid JSON at column") < shown.index("line 2: played")
+    assert "line 1 column" not in shown and re.findall(RAW_CARD, shown) == []
+
+
+def test_looks_and_touch(browser, server):
+    """The header's buttons readable in every state; on a phone the cards a finger plays,
+    the step buttons and the tricks of the list are 44 px targets, the step buttons stay
+    on the screen by the review, a tapped mistake brings the table into view, and the
+    chart's labels are not crossed by its lines."""
+    context, pg = new_page(browser, server, PHONE)
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    k = (24 - LAST_TRICKS["fr3"]) * 3
+    open_deal(pg, index, k)
+    pg.click("#toggle-input")
+    colours = pg.evaluate("""(() => { const s = getComputedStyle(document.getElementById('toggle-input'));
+                              return [s.color, s.backgroundColor]; })()""")
+    assert contrast(*colours) >= 4.5, colours
+    pg.click("#toggle-input")
+    report = analyse_from(pg, k)
+    wait_solved(pg, k)
+    sizes = pg.evaluate("""[...document.querySelectorAll('.legal-slot, .controls button, tr.trick-row')]
+        .map(e => { const r = e.getBoundingClientRect(); return [e.className, r.width, r.height]; })""")
+    assert sizes and all(w >= 44 and h >= 44 for cls, w, h in sizes if "trick-row" not in cls), sizes
+    assert all(h >= 44 for cls, w, h in sizes if "trick-row" in cls), sizes
+    # the chart's deciding line's name on a plate: no grid line through it
+    plate = pg.locator("#chart rect.label-plate").bounding_box()
+    label = pg.locator("#chart text.decide-label").bounding_box()
+    assert plate["x"] <= label["x"] and plate["x"] + plate["width"] >= label["x"] + label["width"]
+    # down by the review: the step buttons are still there
+    pg.locator("#mistakes").scroll_into_view_if_needed()
+    box = pg.locator("#card-next").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+    mistakes = [p for p in report["plays"] if p["cost"] > 0]
+    assert mistakes
+    pg.locator("li.mistake").first.click()
+    wait_card(pg, mistakes[0]["index"])
+    top = pg.evaluate("document.querySelector('.board').getBoundingClientRect().top")
+    assert 0 <= top < PHONE["height"] / 2
+    context.close()
+    assert not pg.errors
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG's contrast ratio of two CSS rgb() colours."""
+    def luminance(css):
+        r, g, b = [int(x) / 255 for x in re.findall(r"\d+", css)[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)

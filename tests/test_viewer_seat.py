@@ -3,22 +3,29 @@ tests/test_viewer.py: `atout view` on 127.0.0.1 and the system's Chromium; skipp
 they are when Chromium or playwright is missing).
 
 From the seat chosen: the other hands face down, and when the seat is to play the advice
-of /api/advise beside the double-dummy values — the same advice as
-``atout.solver.advise.advise`` with the page's seed (the card's number) and draws.  What
-the table shows a seat (the partner not given away) is tested on /api/table in
-tests/test_advise_service.py.
+of /api/advise — the same advice as ``atout.solver.advise.advise`` with the page's seed
+(the card's number) and draws.  The page then shows only what that seat could know: no
+hidden card is named anywhere in the page or in the API's answers to it, and it asks for
+no double-dummy search (those see every hand).  What the table shows a seat (the partner
+not given away) is tested on /api/table in tests/test_advise_service.py.
 """
 
 from __future__ import annotations
 
+import json
+
 import atout
+from atout.cards import token
 from atout.solver.advise import advise
-from test_viewer import PLAYED, TT_MB, browser, open_deal, page, server, wait_card, wait_solved  # noqa: F401
+from test_viewer import (GAMES, PLAYED, TT_MB, browser, open_deal, page, server,  # noqa: F401
+                         wait_card, wait_solved)
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def _fr5_position():
     """The fr5 deal of the examples, at a card of its last four tricks where a defender
-    with a choice is to play."""
+    with a choice is to play, its partner still unknown to it."""
     index = next(i for i, d in enumerate(PLAYED) if d["game"] == "fr5")
     deal = PLAYED[index]
     seats = len(deal["hands"])
@@ -29,12 +36,46 @@ def _fr5_position():
     raise AssertionError("no such card in the fr5 deal")
 
 
-def test_from_one_seats_view(page):
+def _names(tok: str, trump: str) -> list[str]:
+    """The ways the page may name a card: its code (attributes, answers) and as a player
+    writes it (K♥, 21 atout, the Excuse's name stands for no one card)."""
+    if tok == "EX":
+        return [tok]
+    if tok.startswith("T"):
+        return [tok, f"{tok[1:]} {trump}"]
+    return [tok, tok[:-1] + SUITS[tok[-1]]]
+
+
+def _strings(obj):
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _strings(v)
+
+
+def test_from_one_seats_view_only_what_it_could_know(page):
     index, deal, k, seat = _fr5_position()
+    answers, searches, stopped = [], [], []
+    # the advice's draws are solved within the page's search time limit: room for a loaded machine
+    page.context.add_init_script("localStorage.setItem('atout-solve-limit', '15')")
+    # and a review of the whole deal that is still running when the view changes
+    page.context.add_init_script("localStorage.setItem('atout-analysis-limit', '120')")
     open_deal(page, index, k)
     wait_solved(page, k)
+    page.wait_for_function("state.analysing !== null")           # the review is under way
+    page.on("requestfailed", lambda r: stopped.append(r.url) if "/api/analyze" in r.url else None)
+    page.on("request", lambda r: searches.append(r.url)
+            if "/api/solve" in r.url or "/api/analyze" in r.url else None)
+    page.on("response", lambda r: answers.append(r) if "/api/" in r.url else None)
     page.select_option("#view-seat", str(seat))
-    page.wait_for_selector(".suit-row.backs")
+    # what the open view had under way stops at once
+    page.wait_for_function("state.analysing === null && state.solving === null")
+    page.wait_for_selector(".suit-group.backs")
     pos = atout.position.parse_position({**deal, "played": deal["played"][:k]})
 
     # the other hands face down, its own face up
@@ -46,32 +87,70 @@ def test_from_one_seats_view(page):
             assert backs == 0 and faces == len(pos.held[s])
         else:
             assert faces == 0 and backs == len(pos.held[s])
-    # the partner, once its card is played, is known to all (tests/test_advise_service.py:
-    # not before)
-    if deal["contract"]["called"] in deal["played"][:k]:
-        assert "called partner" in [r.lower() for r in page.locator(".seat .role").all_inner_texts()]
+    # a defender that does not know its partner yet: every other role says so, in words
+    partner_known = deal["contract"]["called"] in deal["played"][:k]
+    if not partner_known:
+        roles = page.locator(".seat .role").all_text_contents()
+        assert roles.count("defender or partner") == 3
+        assert page.evaluate("getComputedStyle(document.querySelector('.role')).textTransform") == "none"
 
-    # the advice, beside the double-dummy values
+    # the advice, and no double-dummy value beside it
     page.wait_for_function("n => document.getElementById('advice-cards').dataset.played === String(n)",
                            arg=k, timeout=60000)
     rows = page.locator("#advice-cards tr[data-card]").all()
     shown = {r.get_attribute("data-card"): float(r.get_attribute("data-mean")) for r in rows}
-    local = advise({**deal, "played": deal["played"][:k]}, samples=50, seed=k, time_limit=5,
+    local = advise({**deal, "played": deal["played"][:k]}, samples=50, seed=k, time_limit=15,
                    tt_mb=TT_MB)
-    assert local.status == "ok"
-    assert set(shown) == {c["card"] for c in local.cards}
+    assert local.status == "ok" and page.get_attribute("#advice-status", "data-status") == "ok"
     assert shown == {row["card"]: row["mean"] for row in local.cards}
-    recommended = page.locator("#advice-cards tr.recommended").all()
-    assert {r.get_attribute("data-card") for r in recommended} == set(local.best)
-    badges = page.locator(f".seat[data-seat='{seat}'] .advice-badge")
-    assert badges.count() == len(local.cards)
-    assert page.locator(".card.legal[data-value]").count() == len(local.cards)   # and the DD values
+    recommended = {r.get_attribute("data-card") for r in page.locator("#advice-cards tr.recommended").all()}
+    assert recommended == (set(local.best) if len(local.best) < len(local.cards) else set())
+    assert page.locator(f".seat[data-seat='{seat}'] .advice-badge").count() == len(local.cards)
+    assert page.locator(".card[data-value], .badge").count() == 0
+    assert page.locator("#dd-panel").is_hidden()
+    assert "not shown from seat" in page.inner_text("#analysis")
+    assert page.locator("#chart svg, li.mistake").count() == 0
+
+    # no hidden card named: not in the page (its text, its attributes), not in any answer
+    hidden = [token(c) for s, h in enumerate(pos.held) if s != seat for c in h]
+    hidden += [token(c) for c in pos.contract.outside[0] + pos.contract.outside[1]]
+    hidden = [t for t in hidden if t != deal["contract"]["called"]]     # called aloud: public
+    html = page.evaluate("document.body.innerText + ' ' + [...document.querySelectorAll('*')]"
+                         ".flatMap(e => [...e.attributes].map(a => a.value)).join(' ')")
+    bodies = [json.dumps(r.json(), ensure_ascii=False) for r in answers if r.ok]
+    assert bodies
+    import re
+    for tok in hidden:
+        for name in _names(tok, "atout"):
+            pattern = re.compile(r"(?<![\w♠♥♦♣])" + re.escape(name) + r"(?![\w])")
+            assert not pattern.search(html), (tok, name)
+            for body in bodies:
+                assert not pattern.search(body), (tok, name, body[:200])
+    assert not searches                     # nothing asked that sees every hand
 
     # the next card is another seat's: no advice, its hand still face down
     page.keyboard.press("ArrowRight")
     wait_card(page, k + 1)
     page.wait_for_function("() => document.getElementById('advice-status').textContent.includes('is to play')")
-    # back to every hand open
+    assert not searches
+    # back to every hand open: the value and the review again
     page.select_option("#view-seat", "")
     page.wait_for_function("() => !document.querySelector('.card.back')")
-    assert page.locator("#advice-panel").is_hidden()
+    assert page.locator("#advice-panel").is_hidden() and page.locator("#dd-panel").is_visible()
+    wait_solved(page, k + 1)
+
+
+def test_austrian_advice_is_in_points(page):
+    """at4 values are points (49 of 106): the advice writes no plus sign either."""
+    index = GAMES["at4"]
+    deal = PLAYED[index]
+    k = len(deal["played"]) - 2 * 4 + 1
+    pos = atout.position.parse_position({**deal, "played": deal["played"][:k]})
+    open_deal(page, index, k)
+    page.select_option("#view-seat", str(pos.to_play))
+    page.wait_for_function("n => document.getElementById('advice-cards').dataset.played === String(n)",
+                           arg=k, timeout=60000)
+    means = page.locator("#advice-cards tr[data-card] td:nth-child(2)").all_inner_texts()
+    badges = page.locator(".advice-badge .v").all_inner_texts()
+    assert means and badges
+    assert not any(m.startswith("+") for m in means) and not any("+" in b for b in badges)

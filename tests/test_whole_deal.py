@@ -98,6 +98,91 @@ def test_a_line_known_exactly_gives_exact_verdicts(line):
         assert verdict["decisive"] == (threshold is not None and made[0] != made[1])
 
 
+@st.composite
+def lines_with_others(draw):
+    """(maximizing, forced, true values, the others' true best at each card, threshold): a
+    played line as :func:`lines` draws it, and at each card the best value of the cards
+    not played — the value before the card where the card played lost, no better than the
+    card played where it kept the value (a tie or worse)."""
+    maximizing, forced, values, threshold = draw(lines())
+    others = []
+    for k in range(len(maximizing)):
+        before, after = values[k], values[k + 1]
+        if forced[k]:
+            others.append(None)
+        elif before != after:
+            others.append(before)               # a mistake: another card was worth V[k]
+        else:                                    # one of the best: the others tie or trail
+            gap = draw(st.integers(0, 40))
+            others.append(after - gap if maximizing[k] else after + gap)
+    return maximizing, forced, values, others, threshold
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines_with_others(), st.data())
+def test_verdicts_and_seat_totals_hold_of_the_true_values(line, data):
+    """Whatever is revealed of the values and of the other cards' best, every bound the
+    line derives contains the truth, every card's cost range contains its true cost, and
+    what a seat is said to have given away at least is at most what it gave away (the
+    analysis' seat totals, on random seats)."""
+    maximizing, forced, values, others, threshold = line
+    played = PlayedLine(0, maximizing, forced, threshold)
+    n = len(values)
+    for k, v in enumerate(values):
+        played.narrow(k, v - data.draw(st.integers(0, 200)), v + data.draw(st.integers(0, 200)))
+    for _ in range(data.draw(st.integers(0, 3 * n))):
+        k = data.draw(st.integers(0, n - 1))
+        if data.draw(st.booleans()) and k < n - 1 and others[k] is not None:
+            x = others[k]                       # a probe of the others: a bound on X
+            played.narrow_others(k, x - data.draw(st.integers(0, 30)),
+                                 x + data.draw(st.integers(0, 30)))
+        elif data.draw(st.booleans()):
+            played.settle(k, values[k])
+        else:
+            played.narrow(k, values[k] - data.draw(st.integers(0, 40)),
+                          values[k] + data.draw(st.integers(0, 40)))
+        played.propagate()
+    seats = [data.draw(st.integers(0, 3)) for _ in range(n - 1)]
+    at_least, true_total = [0] * 4, [0] * 4
+    for k in range(n - 1):
+        lo, hi = played.bounds(k)
+        assert lo <= values[k] <= hi
+        if others[k] is not None:
+            xlo, xhi = played.others(k)
+            assert xlo <= others[k] <= xhi
+        cost = values[k] - values[k + 1] if maximizing[k] else values[k + 1] - values[k]
+        clo, chi = played.cost_bounds(k)
+        assert 0 <= clo <= cost <= chi
+        verdict = played.verdict(k)
+        if verdict["cost"] is not None:
+            assert verdict["cost"] == cost
+        if verdict["decisive"]:
+            assert made_of(values[k], values[k], threshold) != made_of(values[k + 1], values[k + 1],
+                                                                       threshold)
+        at_least[seats[k]] += clo
+        true_total[seats[k]] += cost
+    assert all(a <= t for a, t in zip(at_least, true_total))
+
+
+@settings(max_examples=100, deadline=None)
+@given(lines_with_others())
+def test_the_others_alone_settle_each_cost(line):
+    """With the value after each card and the others' best at each card known exactly (and
+    nothing of the values before), every cost is exact: a card's verdict needs only those
+    two."""
+    maximizing, forced, values, others, threshold = line
+    played = PlayedLine(0, maximizing, forced, threshold)
+    for k in range(len(maximizing)):
+        played.settle(k + 1, values[k + 1])
+        if others[k] is not None:
+            played.narrow_others(k, others[k], others[k])
+    played.propagate()
+    for k in range(len(maximizing)):
+        cost = values[k] - values[k + 1] if maximizing[k] else values[k + 1] - values[k]
+        assert played.cost_bounds(k) == (cost, cost)
+        assert played.exact(k) == values[k]
+
+
 def test_a_forced_card_carries_bounds_both_ways():
     """One legal card: the value before it is the value after it, whoever plays it."""
     played = PlayedLine(0, [True, False], [False, True], 1)
@@ -173,8 +258,13 @@ def check_sound(obj, start, report, exact):
         if s["cost"] is not None:
             assert s["cost"] == e["cost"]
         else:
-            lo, hi = s["cost_bounds"]
-            assert lo <= e["cost"] <= hi
+            # what a seat is said to have given away is proven, and so is what is open
+            mine = [p for p in report["plays"] if p["seat"] == s["seat"]]
+            assert s["at_least"] == sum(p["cost"] if p["cost"] is not None else p["cost_bounds"][0]
+                                        for p in mine) <= e["cost"]
+            assert s["not_judged"] == sum(p["cost"] is None and p["cost_bounds"][0] == 0
+                                          for p in mine)
+            assert "cost_bounds" not in s
     # where every value is exact, the costs add up as in an exact analysis
     signed = sum(p["cost"] if pos.contract.camp[p["seat"]] == pos.contract.maximizer else -p["cost"]
                  for p in report["plays"] if p["cost"] is not None)
@@ -220,8 +310,7 @@ def test_the_contract_question_alone_settles_every_position():
     """The analysis' second step alone, with time to spare: the contract question answered
     at every position of the line (by a probe, or by what another answer implies), each
     answer the exact analysis's."""
-    from atout.solver.analyze import _ask_made, _Engines, _line
-    from atout.solver.params import code_of
+    from atout.solver.analyze import Analysis, _ask_made
 
     rng = random.Random("whole-made-alone")
     for game, options, tricks in [("fr4", {}, 6), ("fr5", {}, 6), ("priest5", {}, 6),
@@ -229,9 +318,9 @@ def test_the_contract_question_alone_settles_every_position():
         obj, start = _played(rng, game, options, tricks)
         exact = analyze(obj, start=start, tt_mb=TT)
         pos = parse_position(obj)
-        engines = _Engines(pos, [code_of(pos.rules, c) for c in pos.played], TT, 1, None, True)
-        line, _ = _line(engines, pos, start)
-        _ask_made(engines, line, time.perf_counter() + 600)
+        analysis = Analysis(obj, start=start, tt_mb=TT)
+        line = analysis.line
+        _ask_made(analysis, time.perf_counter() + 600)
         made = [line.made(i) for i in range(start, len(pos.played) + 1)]
         assert made == [p["made_before"] for p in exact["plays"]] + [exact["plays"][-1]["made_after"]]
         for i in range(start, len(pos.played)):

@@ -144,14 +144,28 @@ class SolveBatchResult(_message.Message):
     def __init__(self, index: _Optional[int] = ..., result: _Optional[_Union[SolveResult, _Mapping]] = ...) -> None: ...
 
 class AnalyzeRequest(_message.Message):
-    __slots__ = ("position", "start", "time_limit")
+    __slots__ = ("position", "start", "time_limit", "session")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
     position: Position
     start: int
     time_limit: float
-    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., start: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
+    session: str
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., start: _Optional[int] = ..., time_limit: _Optional[float] = ..., session: _Optional[str] = ...) -> None: ...
+
+class AnalysisUpdate(_message.Message):
+    __slots__ = ("analysis", "final", "session", "resumed")
+    ANALYSIS_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    RESUMED_FIELD_NUMBER: _ClassVar[int]
+    analysis: Analysis
+    final: bool
+    session: str
+    resumed: bool
+    def __init__(self, analysis: _Optional[_Union[Analysis, _Mapping]] = ..., final: _Optional[bool] = ..., session: _Optional[str] = ..., resumed: _Optional[bool] = ...) -> None: ...
 
 class Play(_message.Message):
     __slots__ = ("index", "seat", "card", "value_before", "value_after", "cost", "best", "made_before", "made_after", "decisive", "bounds_before", "bounds_after", "cost_bounds")
@@ -184,18 +198,20 @@ class Play(_message.Message):
     def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., card: _Optional[str] = ..., value_before: _Optional[int] = ..., value_after: _Optional[int] = ..., cost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., made_before: _Optional[bool] = ..., made_after: _Optional[bool] = ..., decisive: _Optional[bool] = ..., bounds_before: _Optional[_Union[Bounds, _Mapping]] = ..., bounds_after: _Optional[_Union[Bounds, _Mapping]] = ..., cost_bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
 
 class SeatSummary(_message.Message):
-    __slots__ = ("seat", "cards", "mistakes", "cost", "cost_bounds")
+    __slots__ = ("seat", "cards", "mistakes", "cost", "at_least", "not_judged")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     MISTAKES_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
-    COST_BOUNDS_FIELD_NUMBER: _ClassVar[int]
+    AT_LEAST_FIELD_NUMBER: _ClassVar[int]
+    NOT_JUDGED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     cards: int
     mistakes: int
     cost: int
-    cost_bounds: Bounds
-    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[int] = ..., mistakes: _Optional[int] = ..., cost: _Optional[int] = ..., cost_bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
+    at_least: int
+    not_judged: int
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[int] = ..., mistakes: _Optional[int] = ..., cost: _Optional[int] = ..., at_least: _Optional[int] = ..., not_judged: _Optional[int] = ...) -> None: ...
 
 class Analysis(_message.Message):
     __slots__ = ("text_id", "number_id", "status", "start_value", "plays", "seats", "outcome", "made", "start_bounds", "stopped_by")

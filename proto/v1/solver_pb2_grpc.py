@@ -44,6 +44,11 @@ class SolverStub:
                 request_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.AnalyzeRequest.SerializeToString,
                 response_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.Analysis.FromString,
                 _registered_method=True)
+        self.AnalyzeStream = channel.unary_stream(
+                '/atout.v1.Solver/AnalyzeStream',
+                request_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.AnalyzeRequest.SerializeToString,
+                response_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.AnalysisUpdate.FromString,
+                _registered_method=True)
         self.SolveBatch = channel.unary_stream(
                 '/atout.v1.Solver/SolveBatch',
                 request_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.SolveBatchRequest.SerializeToString,
@@ -74,6 +79,17 @@ class SolverServicer:
 
     def Analyze(self, request, context):
         """A played deal, card by card against double-dummy play (`atout analyze --json`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnalyzeStream(self, request, context):
+        """The same analysis told as it is found: first the review's session, then each time
+        verdicts change the plays whose verdict changed (from the end of the deal back), last
+        the whole analysis (final). A request naming the session of an earlier review of the
+        same deal and start goes on with that analysis for another time_limit, its table
+        warm, where the search process that keeps it is free ("keep going").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -119,6 +135,11 @@ def add_SolverServicer_to_server(servicer, server):
                     servicer.Analyze,
                     request_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.AnalyzeRequest.FromString,
                     response_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.Analysis.SerializeToString,
+            ),
+            'AnalyzeStream': grpc.unary_stream_rpc_method_handler(
+                    servicer.AnalyzeStream,
+                    request_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.AnalyzeRequest.FromString,
+                    response_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.AnalysisUpdate.SerializeToString,
             ),
             'SolveBatch': grpc.unary_stream_rpc_method_handler(
                     servicer.SolveBatch,
@@ -190,6 +211,33 @@ class Solver:
             '/atout.v1.Solver/Analyze',
             atout_dot_proto_dot_v1_dot_solver__pb2.AnalyzeRequest.SerializeToString,
             atout_dot_proto_dot_v1_dot_solver__pb2.Analysis.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeStream(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/atout.v1.Solver/AnalyzeStream',
+            atout_dot_proto_dot_v1_dot_solver__pb2.AnalyzeRequest.SerializeToString,
+            atout_dot_proto_dot_v1_dot_solver__pb2.AnalysisUpdate.FromString,
             options,
             channel_credentials,
             insecure,

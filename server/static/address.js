@@ -1,0 +1,69 @@
+// The page's address and its share links.  The address always says what is shown — the
+// deal, the card, a what-if line and the view — so a reload shows it again: a deal of the
+// server's list by its number (#deal=4&card=49&from=48&whatif=6D), any other deal by
+// itself (#d=<the deal, link.js>&card=…).  "Share" gives the second form for every deal:
+// the link carries the deal, so anyone opening it on an atout viewer sees the same table.
+import { state, $ } from "./state.js";
+import { encode } from "./link.js";
+
+function viewPart() {
+  let hash = "card=" + state.cursor;
+  if (state.whatIfFrom !== null) hash += "&from=" + state.whatIfFrom + "&whatif=" + state.line.slice(state.whatIfFrom).join(",");
+  if (state.viewSeat !== null) hash += "&seat=" + state.viewSeat;     // from one seat's view
+  return hash;
+}
+
+function dealPart(share) {
+  const d = state.deals[state.dealIndex];
+  if (!share && d && !d.shared) return "deal=" + state.dealIndex;
+  if (!d.payload) d.payload = encode(d.obj);
+  return "d=" + d.payload;
+}
+
+export function linkHash() { return "#" + dealPart(false) + "&" + viewPart(); }
+
+export function shareLink() {
+  return location.origin + location.pathname + "#" + dealPart(true) + "&" + viewPart();
+}
+
+export function writeAddress() {
+  history.replaceState(null, "", linkHash());
+  const field = $("share-link");
+  if (!$("share-panel").hidden) field.value = shareLink();
+}
+
+// what the address asks for: {deal (a number), payload (a deal in the link), card, from,
+// whatif, seat}; a number that is not one stays NaN (the page says so)
+export function readAddress() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const number = (name) => (hash.has(name) && hash.get(name) !== "" ? Number(hash.get(name)) : undefined);
+  const link = { deal: number("deal"), dealText: hash.get("deal"), card: number("card"), from: number("from"),
+                 seat: number("seat") };
+  if (hash.has("d")) link.payload = hash.get("d");
+  if (hash.get("whatif")) link.whatif = hash.get("whatif").split(",");
+  return link;
+}
+
+export function openShare(open) {
+  $("share-panel").hidden = !open;
+  $("share").setAttribute("aria-expanded", String(open));
+  if (!open) return;
+  const field = $("share-link");
+  field.value = shareLink();
+  field.focus();
+  field.select();
+}
+
+export async function copyShare() {
+  const field = $("share-link");
+  const done = $("share-done");
+  try {
+    await navigator.clipboard.writeText(field.value);
+    done.textContent = "Copied.";
+  } catch (e) {
+    // no clipboard here (a page not served from this computer, or refused): selected to copy
+    field.focus();
+    field.select();
+    done.textContent = "Selected: copy it with Ctrl+C (⌘C).";
+  }
+}

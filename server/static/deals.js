@@ -1,0 +1,254 @@
+// The deals the page offers: the server's (`atout view FILE`, its refused lines said on the
+// page), the examples, the positions opened or pasted in this tab, and a deal that came in
+// a link; loading one of them at the card, what-if and view its address asks for.
+import { state, $, el, plural } from "./state.js";
+import { api, validate } from "./api.js";
+import { withCardText } from "./cards.js";
+import { decode, encode, LinkError } from "./link.js";
+import { readAddress, linkHash } from "./address.js";
+import { go } from "./stepping.js";
+import { stopSolving } from "./value.js";
+import { fillViewOptions, stopAdvising } from "./seat.js";
+import { fillStartOptions, drawAnalysis, stopReview, reviewLineChanged, reviewViewChanged } from "./review.js";
+
+export function showDealError(message) {
+  const box = $("input-error");
+  box.textContent = message;
+  box.hidden = false;
+  openInput(true);
+}
+
+// something the page could not do as asked (a link, the server's file): said above the
+// table, after what is said there already with `more`
+export function notice(message, items, more) {
+  const box = $("notice");
+  if (!more) box.replaceChildren();
+  if (message) box.append(el("div", null, message));
+  if (items && items.length) {
+    const ul = el("ul");
+    for (const item of items) ul.append(el("li", null, item));
+    box.append(ul);
+  }
+  box.hidden = !box.childNodes.length;
+}
+
+export function openInput(open) {
+  $("input-panel").hidden = !open;
+  $("toggle-input").setAttribute("aria-expanded", String(open));
+}
+
+function label(obj, i) {
+  const id = obj.id !== undefined && obj.id !== null ? String(obj.id) : "position " + (i + 1);
+  return id + " · " + obj.game;
+}
+
+function fillDeals() {
+  const sel = $("deal-select");
+  sel.replaceChildren();
+  const groups = new Map();
+  state.deals.forEach((d, i) => {
+    if (!groups.has(d.group)) { const g = el("optgroup"); g.label = d.group; groups.set(d.group, g); sel.append(g); }
+    const o = el("option", null, d.label);
+    o.value = String(i);
+    groups.get(d.group).append(o);
+  });
+  sel.value = String(state.dealIndex);
+}
+
+function addDeals(objs, group, shared) {
+  const first = state.deals.length;
+  objs.forEach((obj, i) => state.deals.push({ obj, label: label(obj, i), group, shared }));
+  fillDeals();
+  return first;
+}
+
+const cardsInDeal = (deal) => deal.hands.reduce((n, hand) => n + hand.length, 0);
+
+// view: {card, from, whatif, seat} from the page's address; without one a position part-way
+// through the play (a puzzle) opens where it stands, a finished deal at its first card
+export async function loadDeal(i, view) {
+  if (view && view.seat !== undefined) state.viewSeat = Number.isInteger(view.seat) && view.seat >= 0 ? view.seat : null;
+  stopSolving();
+  stopAdvising();
+  stopReview();
+  state.dealIndex = i;
+  state.deal = state.deals[i].obj;
+  state.real = (state.deal.played || []).slice();
+  state.line = state.real.slice();
+  state.whatIfFrom = null;
+  state.tables.clear();
+  state.solves.clear();
+  state.advices.clear();
+  state.analysis = null;
+  state.analysisLine = null;
+  $("deal-select").value = String(i);
+  fillStartOptions();
+  fillViewOptions();
+  drawAnalysis();
+  $("analysis-status").textContent = "";
+  let k = state.real.length < cardsInDeal(state.deal) ? state.real.length : 0;
+  if (view && view.card !== undefined) k = view.card;
+  if (view && view.whatif) {
+    // older links had no `from`: their card was the one right after the what-if line
+    const from = view.from !== undefined ? view.from : k - view.whatif.length;
+    const line = state.real.slice(0, from).concat(view.whatif);
+    const refused = Number.isInteger(from) && from >= 0 && from <= state.real.length
+      ? await validate(Object.assign({}, state.deal, { played: line }))
+      : "from: must be a card of the real play, 0 to " + state.real.length;
+    if (state.dealIndex !== i || state.deal !== state.deals[i].obj) return;   // another deal since
+    if (refused) {
+      notice("This link's what-if line could not be played (" + refused + "): the real play is shown.");
+      k = Math.min(Math.max(0, from || 0), state.real.length);
+    } else {
+      state.line = line;
+      state.whatIfFrom = from;
+    }
+  }
+  go(Number.isInteger(k) ? Math.max(0, Math.min(k, state.line.length)) : 0);
+  if (state.viewSeat === null) reviewLineChanged();
+  else reviewViewChanged();
+}
+
+// positions opened or pasted in this tab are kept for its reloads
+const OPENED = "atout-opened";
+
+function keepOpened(objs, group) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(OPENED) || "[]");
+    kept.push({ group, objs });
+    sessionStorage.setItem(OPENED, JSON.stringify(kept));
+  } catch (e) {
+    // too large for the tab's storage: these stay until the page is closed or reloaded
+  }
+}
+
+// a browser's JSON error, said for the line it is on: "at column 17 (expected …)"
+function jsonProblem(err) {
+  const m = /^(.*?)(?: in JSON)? at position \d+(?: \(line \d+ column (\d+)\))?$/.exec(err.message);
+  if (!m) return "not valid JSON (" + err.message + ")";
+  return "not valid JSON" + (m[2] ? " at column " + m[2] : "") + " (" + m[1].charAt(0).toLowerCase() + m[1].slice(1) + ")";
+}
+
+export async function loadText(text, source) {
+  const problems = [];
+  const objs = [];
+  let records;
+  try {
+    const whole = JSON.parse(text);
+    records = (Array.isArray(whole) ? whole : [whole]).map((obj, i) => ({ n: i + 1, obj }));
+  } catch (e) {
+    records = [];
+    text.split(/\r?\n/).forEach((line, i) => {
+      if (!line.trim()) return;
+      try { records.push({ n: i + 1, obj: JSON.parse(line) }); }
+      catch (err) { problems.push({ n: i + 1, text: "json: " + jsonProblem(err) }); }
+    });
+  }
+  for (const { n, obj } of records) {
+    const problem = await validate(obj);
+    if (problem) problems.push({ n, text: problem });
+    else objs.push(obj);
+  }
+  problems.sort((a, b) => a.n - b.n);        // in the file's order
+  const named = records.length + problems.length > 1 || source !== "pasted";
+  const box = $("input-error");
+  box.hidden = !problems.length;
+  if (problems.length) {
+    // shown, and left open, even when the good positions are loaded below it
+    box.replaceChildren(el("strong", null, objs.length
+      ? plural(problems.length, "position") + " refused; " +
+        (objs.length === 1 ? "the other one is" : "the other " + objs.length + " are") + " in the list:"
+      : problems.length === 1 ? "This position is refused:" : "These positions are refused:"));
+    const ul = el("ul");
+    for (const p of problems.slice(0, 20)) ul.append(el("li", null, (named ? "line " + p.n + ": " : "") + p.text));
+    if (problems.length > 20) ul.append(el("li", null, "… and " + (problems.length - 20) + " more"));
+    box.append(ul);
+    openInput(true);
+  } else {
+    openInput(false);
+  }
+  if (!objs.length) return;
+  const first = addDeals(objs, source, true);
+  keepOpened(objs, source);
+  loadDeal(first);
+}
+
+function safeEncode(obj) {
+  try { return encode(obj); } catch (e) { return null; }
+}
+
+// a deal that came in a link: decoded here, checked by the server's rules, then shown (the
+// same deal already in the list is shown there); null, or what is wrong with the link
+async function openShared(view) {
+  let obj;
+  try {
+    obj = decode(view.payload);
+  } catch (e) {
+    if (!(e instanceof LinkError)) throw e;
+    return "This link does not hold a deal: " + e.reason + ".";
+  }
+  const refused = await validate(obj);
+  if (refused) return "This link's deal is refused: " + refused + ".";
+  const payload = encode(obj);
+  let i = state.deals.findIndex((d) => (d.payload || (d.payload = safeEncode(d.obj))) === payload);
+  if (i < 0) {
+    i = addDeals([obj], "Shared link", true);
+    state.deals[i].payload = payload;
+  }
+  loadDeal(i, view);
+  return null;
+}
+
+export async function start() {
+  const [mine, examples] = await Promise.all([
+    api("/api/deals", {}).then((r) => r.json()).then((d) => (d.deals ? d : { deals: [] }))
+      .catch(() => ({ deals: [] })),
+    fetch("/static/examples.jsonl").then((r) => r.text()).catch(() => ""),
+  ]);
+  for (const [i, obj] of mine.deals.entries()) state.deals.push({ obj, label: label(obj, i), group: "Your file" });
+  examples.split("\n").filter((l) => l.trim()).forEach((line, i) => {
+    const obj = JSON.parse(line);
+    state.deals.push({ obj, label: label(obj, i), group: "Examples" });
+  });
+  let kept = [];
+  try { kept = JSON.parse(sessionStorage.getItem(OPENED) || "[]"); } catch (e) { kept = []; }
+  for (const { group, objs } of kept) objs.forEach((obj, i) => state.deals.push({ obj, label: label(obj, i), group, shared: true }));
+  fillDeals();
+  const view = readAddress();
+  const refused = (mine.refused || []).map(withCardText);
+  const file = mine.file || "the file";
+  if (refused.length === 1) notice("Not in the list: " + file + ", " + refused[0] + ".");
+  else if (refused.length) notice("Not in the list: " + plural(refused.length, "line") + " of " + file + " refused.", refused);
+  if (view.payload !== undefined) {
+    const problem = await openShared(view);
+    if (!problem) return;
+    notice(problem + (state.deals.length ? " The first deal is shown." : ""), null, true);
+    if (state.deals.length) loadDeal(0);
+    else openInput(true);
+    return;
+  }
+  if (!state.deals.length) { openInput(true); return; }
+  const wanted = view.deal === undefined ? 0 : view.deal;
+  if (!(Number.isInteger(wanted) && wanted >= 0 && wanted < state.deals.length)) {
+    notice("This link names deal " + view.dealText + ", which this page does not have " +
+           "(a position opened or pasted in another tab is not in the link): the first deal is shown.");
+    loadDeal(0);
+    return;
+  }
+  loadDeal(wanted, view);
+}
+
+// a link typed or pasted into the address bar of this page changes only its hash
+export async function followLink() {
+  if (location.hash === linkHash() || !state.deals.length) return;
+  const view = readAddress();
+  notice("");
+  if (view.payload !== undefined) {
+    const problem = await openShared(view);
+    if (problem) notice(problem);
+    return;
+  }
+  const wanted = view.deal === undefined ? state.dealIndex : view.deal;
+  if (Number.isInteger(wanted) && wanted >= 0 && wanted < state.deals.length) loadDeal(wanted, view);
+  else notice("This link names deal " + view.dealText + ", which this page does not have.");
+}

@@ -1,0 +1,242 @@
+// A deal in a link: the compact encoding of a position carried by the page's share links,
+// bit for bit as atout/link.py writes and reads it (docs/format.md, "A deal in a link"):
+// the game, the first leader, where each card of the pack lies, the contract, the cards
+// played and the id, packed into bits written with the 64 characters of base64url.
+// encode(position) -> payload; decode(payload) -> position, or a LinkError saying why not.
+
+const VERSION = 1;
+const GAMES = ["fr4", "fr3", "fr5", "priest5", "at4"];
+const SEATS = { fr4: 4, fr3: 3, fr5: 5, priest5: 5, at4: 4 };
+const FR_BIDS = ["prise", "garde", "garde_sans", "garde_contre"];
+const POIGNEE_LEVELS = ["simple", "double", "triple"];
+const AT4_BIDS = ["vorhandrufer", "solorufer", "farbenrufer", "pagatrufer", "uhurufer",
+  "kakadurufer", "maraburufer", "dreier", "solodreier", "sechserdreier", "farbendreier",
+  "farbensechser", "farbensolo", "piccolo", "zwiccolo", "triccolo", "bettler", "piccolo_ouvert",
+  "zwiccolo_ouvert", "triccolo_ouvert", "bettler_ouvert", "trischaken"];
+const AT4_OBJECTIVES = ["contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ultimo",
+  "marabu_ultimo", "koenig_ultimo"];
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const MAX_PAYLOAD = 4096;
+
+// cards as numbers (FORMAT.md): suit × 14 + rank − 1 for suits S H D C and ranks 1 … 10 J N Q K,
+// then T1 … T21 (56 … 76) and EX (77)
+const RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K"];
+const TOKENS = [];
+for (const s of "SHDC") for (const r of RANKS) TOKENS.push(r + s);
+for (let n = 1; n <= 21; n++) TOKENS.push("T" + n);
+TOKENS.push("EX");
+const NUMBER = new Map(TOKENS.map((t, i) => [t, i]));
+
+// the game's pack in card-number order; at4: red suits 1-4 and faces, black 7-10 and faces
+function pack(game) {
+  if (game !== "at4") return TOKENS.map((_, i) => i);
+  const red = [1, 2, 3, 4, 11, 12, 13, 14], black = [7, 8, 9, 10, 11, 12, 13, 14];
+  return TOKENS.map((_, i) => i).filter((i) => i >= 56 || (i < 14 || i >= 42 ? black : red).includes(i % 14 + 1));
+}
+
+function places(game) { return { priest5: 6, at4: 8 }[game] || SEATS[game] + 1; }
+function width(n) { return Math.max(1, (n - 1).toString(2).length); }
+
+export class LinkError extends Error {
+  constructor(reason, field = "d") { super(reason); this.field = field; this.reason = reason; }
+}
+
+class Writer {
+  constructor() { this.bits = []; }
+  put(value, w) { for (let i = w - 1; i >= 0; i--) this.bits.push(Math.floor(value / 2 ** i) % 2); }
+  card(t) { this.put(NUMBER.get(t), 7); }
+  cards(list) { this.put(list.length, 5); for (const t of list) this.card(t); }
+  text() {
+    const bits = this.bits.concat(new Array((6 - this.bits.length % 6) % 6).fill(0));
+    let out = "";
+    for (let i = 0; i < bits.length; i += 6) out += ALPHABET[bits.slice(i, i + 6).reduce((v, b) => v * 2 + b, 0)];
+    return out;
+  }
+}
+
+class Reader {
+  constructor(text) {
+    this.bits = [];
+    [...text].forEach((ch, i) => {
+      const v = ALPHABET.indexOf(ch);
+      if (v < 0) throw new LinkError("not a deal link: '" + ch + "' (character " + (i + 1) + ") is not one of A-Z a-z 0-9 - _");
+      for (let k = 5; k >= 0; k--) this.bits.push((v >> k) & 1);
+    });
+    this.at = 0;
+  }
+  get(w) {
+    if (this.at + w > this.bits.length) throw new LinkError("the link is cut short (copy it whole)");
+    let v = 0;
+    for (let i = 0; i < w; i++) v = v * 2 + this.bits[this.at + i];
+    this.at += w;
+    return v;
+  }
+  card(inPack) {
+    const c = this.get(7);
+    if (!inPack.has(c)) throw new LinkError("card number " + c + " is not in this game's pack");
+    return TOKENS[c];
+  }
+  cards(inPack) { const n = this.get(5); const out = []; for (let i = 0; i < n; i++) out.push(this.card(inPack)); return out; }
+  choice(w, names, what) {
+    const i = this.get(w);
+    if (i >= names.length) throw new LinkError(what + " number " + i + " does not exist");
+    return names[i];
+  }
+  end() {
+    const left = this.bits.slice(this.at);
+    if (left.length >= 6 || left.some((b) => b)) throw new LinkError("the link is longer than its deal (something was added to it)");
+  }
+}
+
+const given = (v) => v !== null && v !== undefined;
+const byNumber = (list) => list.slice().sort((a, b) => NUMBER.get(a) - NUMBER.get(b));
+
+// The payload of a position the server has validated (the page only links good deals).
+export function encode(obj) {
+  const game = obj.game;
+  const seats = SEATS[game];
+  const c = Object.fromEntries(Object.entries(obj.contract).filter(([, v]) => given(v)));
+  const w = new Writer();
+  w.put(VERSION, 6);
+  w.put(GAMES.indexOf(game), 3);
+  w.put(obj.first, 3);
+  const where = new Map();
+  obj.hands.forEach((hand, s) => hand.forEach((t) => where.set(NUMBER.get(t), s)));
+  const outside = [];
+  if (game.startsWith("fr")) outside.push([seats, c.dog]);
+  else if (game === "priest5") outside.push([5, c.open]);
+  else if (c.bid === "trischaken") outside.push([4, c.talon]);
+  else for (const [s, cards] of Object.entries(c.side_cards)) outside.push([4 + Number(s), cards || []]);
+  for (const [place, cards] of outside) for (const t of cards) where.set(NUMBER.get(t), place);
+  const wp = width(places(game));
+  for (const x of pack(game)) w.put(where.get(x), wp);
+  if (game.startsWith("fr")) {
+    w.put(c.taker, 3);
+    w.put(FR_BIDS.indexOf(c.bid), 2);
+    w.put(c.chelem ? 1 : 0, 1);
+    if (game === "fr5") w.card(c.called);
+    w.put(given(c.shown_dog) ? 1 : 0, 1);
+    if (given(c.shown_dog)) w.cards(c.shown_dog);
+    const poignees = c.poignees || [];
+    w.put(poignees.length, 3);
+    for (const p of poignees) {
+      w.put(p.seat, 3);
+      w.put(POIGNEE_LEVELS.indexOf(p.level), 2);
+      w.put(given(p.shown) ? 1 : 0, 1);
+      if (given(p.shown)) w.cards(p.shown);
+    }
+  } else if (game === "priest5") {
+    w.put(c.caller, 3);
+    w.put(c.dealer, 3);
+    w.put(c.alone ? 1 : 0, 1);
+    if (!c.alone) w.card(c.called);
+  } else {
+    w.put(AT4_BIDS.indexOf(c.bid), 5);
+    w.put(c.counting === "standard" ? 1 : 0, 1);
+    if (c.bid === "trischaken") {
+      w.put(c.for_seat, 2);
+      w.put(c.von_oben ? 1 : 0, 1);
+      w.cards(c.talon);
+    } else {
+      w.put(c.declarer, 2);
+      w.put(AT4_OBJECTIVES.indexOf(c.objective || "contract"), 3);
+      w.put(given(c.called) ? 1 : 0, 1);
+      if (given(c.called)) w.card(c.called);
+    }
+  }
+  const played = obj.played || [];
+  w.put(played.length, 7);
+  for (const t of played) w.card(t);
+  w.put(given(obj.id) ? 1 : 0, 1);
+  if (given(obj.id)) {
+    const isInt = typeof obj.id === "number";
+    const bytes = new TextEncoder().encode(String(obj.id));
+    w.put(isInt ? 1 : 0, 1);
+    w.put(bytes.length, 10);
+    for (const b of bytes) w.put(b, 8);
+  }
+  return w.text();
+}
+
+// The position of a payload (to be validated by the server: a payload that decodes may
+// still break a rule); throws a LinkError for one that does not decode.
+export function decode(payload) {
+  if (typeof payload !== "string" || !payload) throw new LinkError("the link holds no deal");
+  if (payload.length > MAX_PAYLOAD) throw new LinkError("too long for a deal link (" + payload.length + " characters)");
+  const r = new Reader(payload);
+  const version = r.get(6);
+  if (version !== VERSION) throw new LinkError("a link of version " + version + ", made by another atout: this one reads version " + VERSION);
+  const game = r.choice(3, GAMES, "game");
+  const seats = SEATS[game];
+  const first = r.get(3);
+  const cards = pack(game);
+  const inPack = new Set(cards);
+  const n = places(game);
+  const wp = width(n);
+  const at = Array.from({ length: n }, () => []);
+  for (const x of cards) {
+    const p = r.get(wp);
+    if (p >= n) throw new LinkError(TOKENS[x] + " lies in place " + p + ", which " + game + " does not have");
+    at[p].push(TOKENS[x]);
+  }
+  const obj = { game, hands: at.slice(0, seats), first };
+  let c;
+  if (game.startsWith("fr")) {
+    c = { taker: r.get(3), bid: r.choice(2, FR_BIDS, "bid"), dog: at[seats] };
+    const chelem = r.get(1);
+    if (game === "fr5") c.called = r.card(inPack);
+    if (r.get(1)) c.shown_dog = r.cards(inPack);
+    const count = r.get(3);
+    if (count) {
+      c.poignees = [];
+      for (let i = 0; i < count; i++) {
+        const p = { seat: r.get(3), level: r.choice(2, POIGNEE_LEVELS, "poignée level") };
+        if (r.get(1)) p.shown = r.cards(inPack);
+        c.poignees.push(p);
+      }
+    }
+    if (chelem) c.chelem = true;
+  } else if (game === "priest5") {
+    c = { caller: r.get(3), dealer: r.get(3), open: at[5] };
+    if (r.get(1)) c.alone = true;
+    else c.called = r.card(inPack);
+  } else {
+    const bid = r.choice(5, AT4_BIDS, "contract");
+    const standard = r.get(1);
+    if (bid === "trischaken") {
+      c = { bid, for_seat: r.get(2) };
+      if (r.get(1)) c.von_oben = true;
+      const talon = r.cards(inPack);
+      if (byNumber(talon).join() !== at[4].join() || at.slice(5).some((p) => p.length)) {
+        throw new LinkError("the talon's order does not name the talon's cards");
+      }
+      c.talon = talon;
+    } else {
+      c = { bid, declarer: r.get(2), side_cards: {} };
+      for (let s = 0; s < 4; s++) if (at[4 + s].length) c.side_cards[String(s)] = at[4 + s];
+      const objective = r.choice(3, AT4_OBJECTIVES, "objective");
+      if (r.get(1)) c.called = r.card(inPack);
+      if (objective !== "contract") c.objective = objective;
+    }
+    if (standard) c.counting = "standard";
+  }
+  const played = r.get(7);
+  if (played > cards.length) throw new LinkError(played + " cards played: the pack has " + cards.length);
+  obj.played = [];
+  for (let i = 0; i < played; i++) obj.played.push(r.card(inPack));
+  if (r.get(1)) {
+    const isInt = r.get(1);
+    const bytes = new Uint8Array(r.get(10));
+    for (let i = 0; i < bytes.length; i++) bytes[i] = r.get(8);
+    let text;
+    try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) { throw new LinkError("the deal's id is not UTF-8 text"); }
+    if (isInt) {
+      if (!/^-?\d+$/.test(text)) throw new LinkError("the deal's id is not an integer");
+      // beyond 2^53 a number of the page is not exact: the id stays its digits
+      obj.id = Number.isSafeInteger(Number(text)) ? Number(text) : text;
+    } else obj.id = text;
+  }
+  obj.contract = c;
+  r.end();
+  return obj;
+}

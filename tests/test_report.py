@@ -1,0 +1,287 @@
+"""`atout report`: a session's analyses as one page — every number on it is the analysis
+file's (or a sum of them, computed here from the file), duplicate tables side by side, it
+opens in Chromium with no console error and reads on a phone; bad input is one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from atout.cards import token
+from atout.position import parse_position
+from atout.runner.batch import analyze_line
+
+from deals import play_out, random_endgame, random_finished
+
+CHROMIUM = next((p for p in (os.environ.get("ATOUT_CHROMIUM"), "/usr/bin/chromium",
+                             shutil.which("chromium"), shutil.which("chromium-browser"))
+                 if p and os.path.exists(p)), None)
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TT = 8
+PHONE = {"width": 390, "height": 844}
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "data"
+
+
+def _replayed(obj: dict, seed: str) -> dict:
+    """The same deal (hands, contract) played again, at random: another table's play."""
+    rng = random.Random(seed)
+    pos = parse_position({**obj, "played": []})
+    while not pos.is_finished:
+        pos.play(rng.choice(pos.legal_cards()))
+    return {**obj, "played": [token(c) for c in pos.played]}
+
+
+def _session() -> list[bytes]:
+    """A small session: board 7 of fr4 at two tables (named players), an fr3 deal at two
+    tables with no board (the same hands), a priest5 deal with one player named, an at4
+    deal, a whole fr4 deal the time limit stops (seats proven "at least"), a deal refused
+    and a line that is not JSON."""
+    # an fr4 deal whose last six tricks hold decisive cards (tests/test_viewer.py's)
+    rng = random.Random("decisive-27")
+    fr4 = random_endgame(rng, "fr4", 6)
+    pos = parse_position(fr4)
+    play_out(rng, pos, 6 * 4)
+    fr4["played"] = [token(c) for c in pos.played]
+    rng = random.Random("report")
+    fr3 = random_finished(rng, "fr3")
+    lines = [
+        {**fr4, "id": "b7-t1", "board": 7, "table": 1, "players": ["Anne", "Bruno", "Chloé", "Didier"]},
+        {**_replayed(fr4, "t2"), "id": "b7-t2", "board": 7, "table": 2,
+         "players": ["Emma", "Farid", "Gaël", "Hugo"]},
+        {**fr3, "id": "fr3-a", "table": "A"},
+        {**_replayed(fr3, "b"), "id": "fr3-b", "table": "B"},
+        {**random_finished(rng, "priest5"), "id": "p5", "players": ["Anne", None, None, None, None]},
+        {**random_finished(rng, "at4"), "id": "a4"},
+    ]
+    opts = {"last_tricks": 6, "tt_mb": TT}
+    out = [json.dumps(analyze_line(json.dumps(obj).encode(), n, opts)).encode()
+           for n, obj in enumerate(lines, 1)]
+    whole = json.loads((BENCH / "fr4-full.jsonl").read_text().splitlines()[1])
+    whole = {**_replayed(whole, "whole"), "id": "whole", "board": 8,
+             "players": ["Anne", "Bruno", "Chloé", "Didier"]}
+    out.append(json.dumps(analyze_line(json.dumps(whole).encode(), 7,
+                                       {"time_limit": 0.3, "tt_mb": 64})).encode())
+    out.append(json.dumps(analyze_line(b'{"id": "bad", "game": "fr4"}', 8, opts)).encode())
+    return out
+
+
+SESSION = _session()
+
+
+def _atout(*args, **kw):
+    main = "import sys; from atout.client.cli import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", main, *args], capture_output=True, text=True,
+                          timeout=120, **kw)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("report")
+    src = tmp / "out.jsonl"
+    src.write_bytes(b"\n".join(SESSION) + b"\n")
+    page = tmp / "report.html"
+    r = _atout("report", str(src), "-o", str(page), "--title", "Club <night>")
+    assert r.returncode == 0, r.stderr
+    results = [json.loads(x) for x in SESSION]
+    return page, [x for x in results if x["status"] != "error"], results
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found (/usr/bin/chromium): `apt-get install chromium`")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _open(browser, path: Path, viewport):
+    context = browser.new_context(viewport=viewport)
+    pg = context.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("console", lambda m: pg.errors.append(f"console {m.type}: {m.text}"))
+    # self-contained: nothing is fetched but the page itself
+    pg.on("request", lambda r: pg.errors.append("request " + r.url)
+          if r.url != path.as_uri() else None)
+    pg.goto(path.as_uri())
+    return pg
+
+
+def _mark(play: dict) -> str:
+    if play["cost"] is not None:
+        return "·" if play["cost"] == 0 else str(play["cost"])
+    low = play["cost_bounds"][0]
+    return f"≥{low}" if low else "?"
+
+
+def _low(play: dict) -> int:
+    return play["cost"] if play["cost"] is not None else play["cost_bounds"][0]
+
+
+def test_the_numbers_are_the_files(browser, report):
+    """Per player, per deal, per seat and per card: what the page says is what the file
+    says (sums computed here from the file)."""
+    path, results, _ = report
+    assert any(r["status"] == "limit" for r in results)
+    assert any(p["decisive"] for r in results for p in r["plays"])
+    pg = _open(browser, path, {"width": 1280, "height": 900})
+    assert pg.title() == "Club <night>"
+
+    # the players: by name where the deal names them, else by seat; one table per game
+    expected: dict = {}
+    for r in results:
+        names = r["position"].get("players") or [None] * len(r["seats"])
+        for row in r["seats"]:
+            s = row["seat"]
+            name = names[s] or f"Seat {s}"
+            t = expected.setdefault((r["position"]["game"], name),
+                                    {"deals": 0, "cards": 0, "given": 0, "exact": True,
+                                     "mistakes": 0, "decisive": 0, "not_judged": 0})
+            t["deals"] += 1
+            t["cards"] += row["cards"]
+            t["given"] += row["cost"] if row["cost"] is not None else row["at_least"]
+            t["exact"] &= row["cost"] is not None
+            t["mistakes"] += row["mistakes"]
+            t["not_judged"] += row.get("not_judged", 0)
+            t["decisive"] += sum(p["decisive"] for p in r["plays"] if p["seat"] == s)
+    shown = pg.eval_on_selector_all("table.players tbody tr", """rows => rows.map(r => ({
+        game: r.closest("table").dataset.game, name: r.dataset.player,
+        cells: Object.fromEntries([...r.querySelectorAll("td.num")].map(
+            td => [td.className.replace("num ", ""), td.textContent]))}))""")
+    assert len(shown) == len(expected)
+    for row in shown:
+        t = expected[(row["game"], row["name"])]
+        given = str(t["given"]) if t["exact"] else f"≥{t['given']}"
+        assert row["cells"] == {"deals": str(t["deals"]), "cards": str(t["cards"]),
+                                "given": given, "per-deal": f"{t['given'] / t['deals']:.1f}",
+                                "mistakes": str(t["mistakes"]),
+                                "decisive-cards": str(t["decisive"]),
+                                "not-judged": str(t["not_judged"])}, row
+    assert ("fr4", "Anne") in expected and ("priest5", "Anne") in expected   # one table each
+    assert ("priest5", "Seat 1") in expected
+
+    # each deal: the verdict from the first card, its decisive cards, its dearest proven
+    # mistakes, each seat's total, and every card's verdict in the play
+    for n, r in enumerate(results, 1):
+        deal = pg.locator(f'article.deal[data-line="{r["input_line"]}"]')
+        assert deal.count() == 1
+        start = (str(r["start_value"]) if r["start_value"] is not None
+                 else "{} … {}".format(*r["start_bounds"]))
+        assert deal.locator(".start-value").inner_text() == start
+        if r["position"]["contract"].get("bid") != "trischaken":
+            verdict = {True: "made", False: "down", None: "open"}[r["made"]]
+            assert deal.locator(".verdict").get_attribute("class") == f"verdict {verdict}"
+        decisive = [p["index"] for p in r["plays"] if p["decisive"]]
+        assert [int(x) for x in deal.locator("ul.decisive li").evaluate_all(
+            "li => li.map(l => l.dataset.index)")] == decisive
+        dearest = sorted((p for p in r["plays"] if _low(p) > 0),
+                         key=lambda p: (-_low(p), p["index"]))[:5]
+        items = deal.locator("ul.mistakes li")
+        assert items.evaluate_all("li => li.map(l => [+l.dataset.index, +l.dataset.cost, "
+                                  "l.querySelector('.cost').textContent])") == \
+            [[p["index"], _low(p), f"cost {_mark(p)}"] for p in dearest]
+        seats = deal.locator("table.seat-totals tbody tr").evaluate_all(
+            "rs => rs.map(r => [...r.querySelectorAll('td.num')].map(t => t.textContent))")
+        assert seats == [[str(s["cost"]) if s["cost"] is not None else f"≥{s['at_least']}",
+                          str(s["mistakes"]), str(s.get("not_judged", 0))] for s in r["seats"]]
+        marks = dict(deal.locator("table.play td[data-index]").evaluate_all(
+            "tds => tds.map(t => [+t.dataset.index, t.querySelector('sup').textContent])"))
+        assert len(marks) == len(r["position"]["played"])
+        for p in r["plays"]:
+            assert marks[p["index"]] == _mark(p)
+        assert all(marks[i] == "" for i in range(r["plays"][0]["index"] if r["plays"] else 0))
+    assert pg.locator("#failed li").inner_text().startswith("bad: hands: ")
+    assert pg.errors == []
+
+
+def test_tables_of_one_board_side_by_side(browser, report):
+    """The two tables of board 7, and the two fr3 tables (the same hands, no board), each
+    in one section with the hands once; the other deals alone."""
+    path, results, _ = report
+    pg = _open(browser, path, {"width": 1280, "height": 900})
+    sections = pg.locator("section.board").evaluate_all(
+        "ss => ss.map(s => [...s.querySelectorAll('article.deal')].map(a => +a.dataset.line))")
+    assert sections == [[1, 2], [3, 4], [5], [6], [7]]
+    first = pg.locator("section.board").first
+    assert first.locator(".hands").count() == 1            # the deal's hands, once
+    boxes = first.locator("article.deal").evaluate_all(
+        "as => as.map(a => a.getBoundingClientRect().top)")
+    assert boxes[0] == boxes[1]                            # side by side
+    assert "Board 7" in first.locator("h3").inner_text()
+    # the hands round the table: seat 0 at the bottom, anticlockwise (the next seat right)
+    box = {s: first.locator(f".hands .seat:nth-child({s + 1})").bounding_box() for s in range(4)}
+    assert box[2]["y"] < box[1]["y"] < box[0]["y"] and box[3]["x"] < box[0]["x"] < box[1]["x"]
+    assert pg.errors == []
+
+
+def test_it_reads_on_a_phone(browser, report):
+    """390 px wide: nothing wider than the screen (the play's table scrolls in its box), the
+    tables one under the other, text of a readable size."""
+    path, _, _ = report
+    pg = _open(browser, path, PHONE)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    tops = pg.locator("section.board").first.locator("article.deal").evaluate_all(
+        "as => as.map(a => a.getBoundingClientRect().top)")
+    assert tops[0] < tops[1]
+    size = pg.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    assert size >= 13
+    pg.locator("details summary").first.click()
+    assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert pg.errors == []
+
+
+def test_links_open_the_deal_at_the_card(report):
+    """Each mistake's link carries the deal and the card (the viewer's share links, where
+    this atout has them: atout.link)."""
+    path, results, _ = report
+    text = path.read_text()
+    try:
+        from atout.link import read_link
+    except ImportError:
+        assert 'class="view"' not in text            # no link that could not open
+        return
+    links = re.findall(r'<li data-index="(\d+)"[^>]*>.*?<a class="view" href="([^"]+)"', text)
+    assert links
+    for index, url in links:
+        shown = read_link(url.replace("&amp;", "&"))
+        assert shown["card"] == int(index)
+        assert shown["position"]["played"] in [r["position"]["played"] for r in results]
+
+
+def test_bad_input_is_one_line_and_changes_nothing(tmp_path, report):
+    path, _, _ = report
+    page = tmp_path / "page.html"
+    solves = tmp_path / "solves.jsonl"
+    solves.write_text(json.dumps({"id": 1, "status": "ok", "value": 3, "input_line": 1}) + "\n")
+    for args, says in (([str(solves)], "not an analysis of atout batch --analyze"),
+                       ([str(tmp_path / "missing.jsonl")], "cannot read"),
+                       ([str(path), "--viewer", "javascript:alert(1)"], "--viewer must be")):
+        r = _atout("report", *args, "-o", str(page))
+        assert r.returncode == 2 and says in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+        assert not page.exists()
+    # a line that is not an analysis (or does not fit its deal) is said and left out
+    lines = [SESSION[0], b"[1, 2]", SESSION[1].replace(b'"card": "', b'"card": "X', 1)]
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_bytes(b"\n".join(lines) + b"\n")
+    r = _atout("report", str(mixed), "-o", str(page))
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.splitlines()[:2] == [
+        f"{mixed}: line 2: json: not an object",
+        f"{mixed}: line 3: plays[0].card: is not the card the deal played there "
+        f"({json.loads(SESSION[1])['plays'][0]['card']})"]
+    assert page.read_text().count('<article class="deal"') == 1
+    r = _atout("report", str(mixed), "-o", str(tmp_path / "no-such-dir" / "page.html"))
+    assert r.returncode == 2 and r.stderr.splitlines()[-1].startswith(
+        f"atout: cannot write {tmp_path / 'no-such-dir' / 'page.html'}: ")

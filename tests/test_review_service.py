@@ -1,0 +1,165 @@
+"""A played deal's review on the server (issue 46): its verdicts streamed as they are found
+(HTTP JSON Lines, gRPC AnalyzeStream), "keep going" on the same analysis, a finished review
+answered again at once, and the idle workers' cores lent to a lone review and taken back
+when a call comes.  The verdicts themselves are the local analysis's (tests/test_verdicts.py
+checks those against the exact analysis)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+
+from atout.server import pool as pools
+from atout.solver.analyze import analyze
+from deals import random_endgame
+from test_whole_deal import _played
+
+TT = 16  # MB
+
+
+def _deal(seed: str, tricks: int = 9):
+    obj, start = _played(random.Random(seed), "fr4", {}, tricks)
+    return obj, start
+
+
+# -- the pool: progress, the same worker again, cores lent -----------------------------------
+
+def test_a_lone_review_borrows_the_idle_cores_and_gives_them_back():
+    """On a pool of three, a review alone searches on three threads; a call that takes a
+    worker meanwhile gets it at once and the review goes on with fewer; its verdicts come
+    as found and its report is the local analysis."""
+    obj, start = _deal("review-lend", 12)
+    small = random_endgame(random.Random("review-lend-small"), "fr3", 3)
+    local = analyze(obj, start=start, tt_mb=TT, time_limit=4)
+
+    async def main():
+        pool = pools.SearchPool(3)
+        await pool.start()
+        told = []
+        try:
+            review = asyncio.ensure_future(pool.run(
+                "review", obj, {"start": start, "time_limit": 4, "tt_mb": TT},
+                on_progress=told.append))
+            while not any("plays" in t for t in told):
+                await asyncio.sleep(0.01)
+            lent_alone = told[0]["threads"]
+            solved = await pool.run("solve", small, {"tt_mb": TT})
+            while review.done() is False and not any(
+                    "plays" in t and t["threads"] < lent_alone for t in told):
+                await asyncio.sleep(0.01)
+            answer = await review
+        finally:
+            await pool.close()
+        return lent_alone, solved, told, answer
+
+    lent_alone, solved, told, answer = asyncio.run(main())
+    assert lent_alone == 3
+    assert solved[0] == "done" and solved[2] == "ok"
+    assert answer[0] == "done"
+    report = answer[4]["report"]
+    assert [p["index"] for p in report["plays"]] == [p["index"] for p in local["plays"]]
+    assert told[0]["session"] == answer[4]["session"] and told[0]["resumed"] is False
+    updates = [t for t in told if "plays" in t]
+    assert updates and len(updates[0]["plays"]) == len(report["plays"])   # every card first
+
+
+def test_keep_going_runs_on_the_worker_that_keeps_the_analysis():
+    obj, start = _deal("review-keep-going")
+
+    async def main():
+        pool = pools.SearchPool(2)
+        await pool.start()
+        try:
+            first = await pool.run("review", obj, {"start": start, "time_limit": 0.05, "tt_mb": TT})
+            session = first[4]["session"]
+            told = []
+            again = await pool.run("review", obj, {"start": start, "time_limit": None,
+                                                   "tt_mb": TT, "session": session},
+                                   on_progress=told.append,
+                                   prefer=int(session.split("-")[0]))
+        finally:
+            await pool.close()
+        return first, again, told
+
+    first, again, told = asyncio.run(main())
+    assert told[0] == {"session": first[4]["session"], "resumed": True, "threads": 2}
+    assert again[4]["session"] == first[4]["session"]
+    assert again[4]["report"] == analyze(obj, start=start, tt_mb=TT)
+
+
+# -- HTTP and gRPC ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def http():
+    from starlette.testclient import TestClient
+
+    from atout.server.http import HttpApi
+    api = HttpApi(None, workers=2, tt_mb=TT)
+    with TestClient(api.app) as client:
+        yield client
+
+
+def _stream(client, body):
+    with client.stream("POST", "/api/analyze/stream", json=body) as r:
+        assert r.status_code == 200, r.read()
+        assert r.headers["content-type"].startswith("application/x-ndjson")
+        return [json.loads(line) for line in r.iter_lines() if line.strip()]
+
+
+def test_http_streams_the_verdicts_then_the_report_and_keeps_it(http):
+    obj, start = _deal("review-http")
+    lines = _stream(http, {"position": obj, "start": start, "time_limit": 60})
+    assert lines[0]["type"] == "start" and not lines[0]["cached"]
+    assert [x["type"] for x in lines[1:-1]] == ["update"] * (len(lines) - 2)
+    last = lines[-1]
+    assert last["type"] == "report" and last["session"] == lines[0]["session"]
+    report = last["report"]
+    assert report.pop("status") == "ok" and report.pop("start") == start
+    assert report == analyze(obj, start=start, tt_mb=TT)
+    # each card's last verdict streamed is the report's (the last ones may come with it)
+    seen = {}
+    for update in lines[1:-1]:
+        seen.update((p["index"], p) for p in update["plays"])
+    assert len(lines[1]["plays"]) == len(report["plays"])
+    assert all(seen[p["index"]] == p for p in report["plays"] if p["index"] in seen)
+    # the same deal, start and limit again: answered at once from what the server kept
+    again = _stream(http, {"position": obj, "start": start, "time_limit": 60})
+    assert [x["type"] for x in again] == ["start", "report"] and again[0]["cached"]
+    assert again[1]["report"]["cached"] is True
+
+
+def test_http_keep_going_and_refusals(http):
+    obj, start = _deal("review-http-keep")
+    first = _stream(http, {"position": obj, "start": start, "time_limit": 0.01})
+    session = first[-1]["session"]
+    more = _stream(http, {"position": obj, "start": start, "time_limit": 60, "session": session})
+    assert more[0]["resumed"] is True and more[-1]["session"] == session
+    report = more[-1]["report"]
+    assert report["status"] == "ok"
+    for bad, field in (({"session": "../etc"}, "session"), ({"session": 7}, "session"),
+                       ({"start": 999}, "start"), ({"time_limit": -1}, "time_limit"),
+                       ({"sesion": "x"}, "sesion")):
+        r = http.post("/api/analyze/stream", json={"position": obj, **bad})
+        assert r.status_code == 422 and r.json()["field"] == field, (bad, r.text)
+
+
+def test_grpc_analyze_stream(tmp_path):
+    from atout.client.remote import Client, InvalidPositionError
+
+    from serving import ServerProcess
+    obj, start = _deal("review-grpc")
+    server = ServerProcess(tmp_path, worker_count=2)
+    try:
+        with Client(server.address) as client:
+            told = list(client.analyze_stream(obj, start=start, time_limit=60))
+            assert told[0]["resumed"] is False and told[-1]["session"] == told[0]["session"]
+            assert all("plays" in t for t in told[1:-1]) and len(told) > 2
+            assert told[-1]["report"] == client.analyze(obj, start=start, time_limit=60)
+            with pytest.raises(InvalidPositionError) as e:
+                list(client.analyze_stream(obj, session="not-a-session"))
+            assert "session" in str(e.value)
+    finally:
+        server.stop()

@@ -1,0 +1,144 @@
+"""Share links and pictures in the viewer, in a real browser (the fixtures of
+tests/test_viewer.py; skipped as they are when Chromium or playwright is missing).
+
+The page's reader and writer of a deal in a link (server/static/link.js) against
+atout/link.py on random deals of every game and contract; "Share" gives a link that shows
+the same table — deal, card, what-if line, view — in another browser, a deal that is in no
+list included; a bad link is said, and the first deal shown; "Save image" saves the table
+as SVG and PNG.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+
+from atout import link
+from atout.deal import BIDS, random_endgame
+from atout.games import HAND_SIZE
+from test_viewer import (DESKTOP, GAMES, PLAYED, browser, new_page, open_deal, page,  # noqa: F401
+                         server, wait_card, wait_solved)
+
+
+def _deals() -> list[dict]:
+    """Two random deals of every bid of every game, some with an id."""
+    rng = random.Random("links")
+    out = []
+    for game in ("fr4", "fr3", "fr5", "priest5", "at4"):
+        for bid in BIDS[game] or (None, None, None):
+            for _ in range(2 if game != "at4" else 1):
+                obj = random_endgame(rng, game, rng.randrange(HAND_SIZE[game] + 1), bid=bid)
+                obj["id"] = rng.choice([None, "déjà ♠ vu", 12345, -7])
+                if obj["id"] is None:
+                    del obj["id"]
+                out.append(obj)
+    return out
+
+
+def test_the_page_reads_and_writes_links_as_atout_does(page):
+    page.goto(page.base)
+    wait_card(page, 0)
+    deals = _deals()
+    payloads = [link.encode(d) for d in deals]
+    bad = [payloads[0][:20], payloads[0] + "AA", "C" + payloads[0][1:], payloads[0][:5] + "!"]
+    js = page.evaluate("""async ([deals, payloads, bad]) => {
+        const m = await import('/static/link.js');
+        const reason = (p) => { try { m.decode(p); return null; } catch (e) { return e.reason; } };
+        return {encoded: deals.map(d => m.encode(d)), decoded: payloads.map(p => m.decode(p)),
+                bad: bad.map(reason)}; }""", [deals, payloads, bad])
+    assert js["encoded"] == payloads
+    assert js["decoded"] == [link.normalized(d) for d in deals]
+    for payload, reason in zip(bad, js["bad"]):
+        try:
+            link.decode(payload)
+            raise AssertionError(payload)
+        except link.LinkError as e:
+            assert reason == e.reason
+
+
+def test_a_shared_link_shows_the_same_table(page, browser, server):
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    k = len(deal["played"]) - 4 * 3
+    open_deal(page, index, k)
+    shown = wait_solved(page, k)
+    other = next(c for c in shown["cards"] if c != deal["played"][k])
+    page.click(f".card.legal[data-card='{other}']")
+    wait_card(page, k + 1)
+    page.select_option("#view-seat", "2")
+    page.wait_for_selector(".suit-group.backs")
+    page.click("#share")
+    url = page.input_value("#share-link")
+    assert url.startswith(server + "#d=" + link.encode(deal))
+    assert url.endswith(f"&card={k + 1}&from={k}&whatif={other}&seat=2")
+    assert len(url) < len(server) + 200
+
+    # another browser: the same table; a deal in no list comes in with the link
+    context, pg = new_page(browser, server, DESKTOP)
+    pg.goto(url)
+    wait_card(pg, k + 1)
+    assert pg.evaluate("[state.line, state.whatIfFrom, state.viewSeat]") == \
+        [deal["played"][:k] + [other], k, 2]
+    fresh = random_endgame(random.Random(11), "priest5", 6)
+    fresh["id"] = "from a forum"
+    pg.goto("about:blank")
+    pg.goto(f"{server}#d={link.encode(fresh)}")
+    wait_card(pg, len(fresh["played"]))
+    assert pg.evaluate("state.deal") == link.normalized(fresh)
+    assert "Shared link" in pg.eval_on_selector_all("#deal-select optgroup", "g => g.map(e => e.label)")
+    assert "#d=" in pg.evaluate("location.hash")          # a reload shows it again
+    pg.reload()
+    wait_card(pg, len(fresh["played"]))
+    assert pg.evaluate("state.deal.id") == "from a forum"
+    # a link that holds no deal, and one whose deal breaks a rule: said, the first deal shown
+    pg.goto("about:blank")
+    pg.goto(f"{server}#d={link.encode(fresh)[:40]}&card=3")
+    pg.wait_for_function("document.getElementById('notice').textContent.includes('This link')")
+    assert "This link does not hold a deal: the link is cut short" in pg.inner_text("#notice")
+    wait_card(pg, 0)
+    broken = json.loads(json.dumps(fresh))
+    broken["contract"]["dealer"] = (broken["contract"]["dealer"] + 1) % 5   # then `first` is wrong
+    pg.goto("about:blank")
+    pg.goto(f"{server}#d={_raw_payload(broken)}")
+    pg.wait_for_function("document.getElementById('notice').textContent.includes('deal is refused')")
+    assert "This link's deal is refused: first: the player after the dealer leads" in pg.inner_text("#notice")
+    assert "Not in the list" in pg.inner_text("#notice")      # said still
+    context.close()
+    assert not pg.errors
+
+
+def _raw_payload(obj: dict) -> str:
+    """The payload of a deal the rules refuse (encode() validates first: here it does not)."""
+    from unittest import mock
+    with mock.patch("atout.position.parse_position", lambda o: None):
+        return link.encode(obj)
+
+
+def test_save_image_as_svg_and_png(page):
+    index = GAMES["at4"]
+    deal = PLAYED[index]
+    k = len(deal["played"]) - 2 * 4
+    open_deal(page, index, k)
+    shown = wait_solved(page, k)
+    page.click("#save-image")
+    with page.expect_download() as svg_file:
+        page.click("#save-svg")
+    svg = open(svg_file.value.path(), encoding="utf-8").read()
+    assert svg_file.value.suggested_filename == f"{deal['id']}-card-{k}.svg"
+    root = ET.fromstring(svg)
+    text = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    assert "Double-dummy value" in text and "Austrian Tarock" in text
+    costs = [c["cost"] for c in shown["cards"].values()]
+    assert all(("best" if c == 0 else f"−{c}") in text for c in costs)
+    with page.expect_download() as png_file:
+        page.click("#save-png")
+    with open(png_file.value.path(), "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    # from one seat's view: that view, no values
+    page.select_option("#view-seat", "0")
+    page.wait_for_selector(".suit-group.backs")
+    with page.expect_download() as seat_file:
+        page.click("#save-svg")
+    svg = open(seat_file.value.path(), encoding="utf-8").read()
+    assert "cards unseen" in svg and "Double-dummy" not in svg
