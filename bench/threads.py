@@ -3,13 +3,22 @@
     python bench/threads.py                              # every set, 1 2 4 8 16 threads
     python bench/threads.py --threads 1,2 --sets fr4-12,fr4-mid12
     python bench/threads.py --sets probes --threads 1,8,16 --time-limit 600
+    python bench/threads.py --threads 1,4,8,16 --sets fr4-12 --lockstep-only --seeds 1,2,3
 
 For each set and thread count: the wall time of the whole set, its total nodes (every
 thread's), the speed-up (time on one thread / time on N) and the search overhead (nodes on
-N threads / nodes on one).  The overhead needs no cores to measure (16 threads on a 2-core
-machine search nearly the nodes they would on 16 cores); the speed-up does.  Each search
-starts cold (a fresh engine and table), value alone (``Engine.value()``), one after the
-other in this process.  The sets:
+N threads / nodes on one).  Each search starts cold (a fresh engine and table), value alone
+(``Engine.value()``), one after the other in this process.
+
+Neither figure of the threads running free means much on a machine with fewer cores than
+threads: time-sliced, they search one after the other more than side by side (16 threads
+on 2 cores: 1.2x the nodes of one, on 16 cores 3x).  So each thread count is also searched
+in lockstep (``Engine.set_lockstep``, solver/lockstep.pxi: the threads take turns of
+``--lockstep`` nodes, as on as many equal cores, the same node counts run after run), once
+per ``--seeds`` seed (turns of random length drawn from it): ``lockstep`` is the overhead
+there (the median over the seeds, and their range), ``ls-speed`` one thread's nodes over
+the caller's own in lockstep — the caller's nodes keep the time of them all, so that is the
+speed-up N cores give where each thread runs as fast as one alone.  The sets:
 
     fr4-12      the six 12-trick fr4 positions of ``bench/totals.py fr4-full --tricks 12 --count 6``
     fr4-mid12   the first ``--mid-count`` positions of bench/data/fr4-mid12.jsonl
@@ -18,6 +27,8 @@ other in this process.  The sets:
                 check that threads cost nothing where they cannot help)
     probes      one cold probe "is the value >= t?" of the first deal of fr4-full (t = 66:
                 "no"), fr5-full (t = 88: "no") and priest5-full (t = -5: "yes", its value)
+    priest5-value   the first deal of priest5-full, its exact value (404 M nodes on one
+                thread: not among the default sets)
     stop        how long Ctrl-C takes to stop a search: the first fr4-full deal solved
                 in a thread, cancelled after 2 s; the time from ``Cancel.set()`` until
                 ``solve`` returns (every thread joined), the largest of five tries
@@ -35,7 +46,10 @@ thread's, how fast each thread ran (threads slowing each other on the memory, wa
 rest taken as N times faster.
 ``--repeat R`` searches each position R times, the thread counts taking turns, and counts its
 fastest time (the median nodes): on a machine whose speed drifts from run to run.
-``--help-after``, ``--defer-tricks``, ``--young``, ``--young-tricks`` set ``Engine.set_threads``' tuning.
+``--help-after``, ``--defer-tricks``, ``--young``, ``--young-tricks``, ``--crowd``, ``--crowd-tricks``
+set ``Engine.set_threads``' tuning.
+``--lockstep-only`` leaves out the runs of the threads running free (their columns are
+"-"): for working on the overhead, where only the lockstep counts.
 """
 
 from __future__ import annotations
@@ -68,15 +82,21 @@ def positions(name: str, args) -> list:
         return [(p.id, p, None) for p in load(name)[:args.end_count]]
     if name == "probes":
         return [(f"{deal}[0] >= {t}", load(deal)[0], t) for deal, t in PROBES]
+    if name == "priest5-value":
+        return [("priest5-full[0]", load("priest5-full")[0], None)]
     raise SystemExit(f"threads.py: no set {name!r}")
 
 
-def run_one(pos, target, threads: int, args) -> tuple:
+def run_one(pos, target, threads: int, args, seed: int | None = None) -> tuple:
     """(seconds, nodes, finished, answer, the caller's nodes, CPU seconds of every thread,
     the nodes of each of its searches (None where the trace missed some), help_after) of
-    one cold search."""
+    one cold search; ``seed`` not None: in lockstep (turns of args.lockstep nodes, drawn
+    from the seed if it is not 0)."""
     engine = make_engine(pos, args.tt_mb)
-    engine.set_threads(threads, args.help_after, args.defer_tricks, args.young, args.young_tricks)
+    engine.set_threads(threads, args.help_after, args.defer_tricks, args.young, args.young_tricks,
+                       args.crowd, args.crowd_tricks)
+    if seed is not None:
+        engine.set_lockstep(args.lockstep, seed)
     engine.set_limits(0, args.time_limit)
     started, cpu = time.perf_counter(), time.process_time()
     if target is None:
@@ -147,10 +167,19 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--defer-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--young", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
     ap.add_argument("--young-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
+    ap.add_argument("--crowd", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
+    ap.add_argument("--crowd-tricks", type=int, default=-1, help="Engine.set_threads' (-1: its default)")
+    ap.add_argument("--lockstep", type=int, default=16,
+                    help="the lockstep's turn in nodes (Engine.set_lockstep; 0: no lockstep runs)")
+    ap.add_argument("--seeds", default="1", help="the lockstep's seeds, one run each (0: equal turns)")
+    ap.add_argument("--lockstep-only", action="store_true",
+                    help="no runs of the threads running free (but the baseline's)")
     args = ap.parse_args(argv)
     counts = [int(n) for n in args.threads.split(",")]
+    seeds = [int(n) for n in args.seeds.split(",")] if args.lockstep else []
     print(f"{'set':<13} {'threads':>7} {'time':>9} {'speed-up':>8} {'nodes':>14} {'overhead':>8} "
-          f"{'worst':>6} {'caller':>7} {'M/cpu-s':>7} {'ceiling':>7}  answers", flush=True)
+          f"{'worst':>6} {'caller':>7} {'M/cpu-s':>7} {'ceiling':>7} {'lockstep':>8} {'(range)':>13} "
+          f"{'ls-speed':>8}  answers", flush=True)
     for name in args.sets.split(","):
         if name == "stop":
             for threads in counts:
@@ -162,12 +191,22 @@ def main(argv: list[str]) -> None:
         # machine whose speed drifts slows each count alike; a position's time is its
         # fastest, its nodes and CPU time the median
         tries: dict = {threads: [[] for _ in items] for threads in counts}
+        free = [threads for threads in counts if threads == counts[0] or not args.lockstep_only]
         for k, (_, pos, target) in enumerate(items):
             for _ in range(args.repeat):
-                for threads in counts:
+                for threads in free:
                     tries[threads][k].append(run_one(pos, target, threads, args))
+        # in lockstep: each seed once (the node counts do not change from run to run)
+        stepped = {threads: [[run_one(pos, target, threads, args, seed) for _, pos, target in items]
+                             for seed in seeds] for threads in counts if threads > 1}
         base = None
         for threads in counts:
+            lockstep = lockstep_columns(stepped.get(threads), base or [best_of(t) for t in tries[counts[0]]],
+                                        items, args.verbose, threads)
+            if threads not in free:
+                print(f"{name:<13} {threads:>7} {'-':>9} {'-':>8} {'-':>14} {'-':>8} {'-':>6} {'-':>7} "
+                      f"{'-':>7} {'-':>7} {lockstep}", flush=True)
+                continue
             runs = [best_of(t) for t in tries[threads]]
             if args.verbose:
                 for (label, _, _), (t, n, _, a, c, *_) in zip(items, runs):
@@ -192,8 +231,26 @@ def main(argv: list[str]) -> None:
             most = f"{most:>6.2f}x" if most is not None else f"{'-':>7}"
             same = "" if answers == [r[3] for r in base] else "  DIFFERENT ANSWERS"
             print(f"{name:<13} {threads:>7} {total:>8.2f}s {speed:>7.2f}x {nodes:>14,} {overhead:>7.2f}x "
-                  f"{worst:>5.2f}x {caller:>6.2f}x {rate:>7.2f} {most}  {statistics.median(r[0] for r in runs):.3f} s median{same}",
-                  flush=True)
+                  f"{worst:>5.2f}x {caller:>6.2f}x {rate:>7.2f} {most} {lockstep}  "
+                  f"{statistics.median(r[0] for r in runs):.3f} s median{same}", flush=True)
+
+
+def lockstep_columns(seeded: list | None, base: list, items: list, verbose: bool, threads: int) -> str:
+    """The lockstep's columns of one thread count: the overhead (the median over the seeds,
+    and their range) and one thread's nodes over the caller's; "-" without lockstep runs."""
+    if not seeded:
+        return f"{'-':>8} {'-':>13} {'-':>8}"
+    one = sum(b[1] for b in base)
+    overheads = sorted(sum(r[1] for r in runs) / one for runs in seeded)
+    speeds = sorted(one / sum(r[4] for r in runs) for runs in seeded)
+    if verbose:
+        for (label, _, _), *per_seed in zip(items, *seeded):
+            print(f"    {label}: {threads} threads in lockstep, nodes (the caller's) by seed: " +
+                  ", ".join(f"{r[1]:,} ({r[4]:,}){'' if r[3] == per_seed[0][3] else ' ' + r[3]}"
+                            for r in per_seed), flush=True)
+    wrong = any(r[3] != b[3] for runs in seeded for r, b in zip(runs, base))
+    return (f"{statistics.median_low(overheads):>7.2f}x {f'({overheads[0]:.2f}-{overheads[-1]:.2f})':>13} "
+            f"{statistics.median_low(speeds):>7.2f}x" + ("  LOCKSTEP ANSWERS DIFFER" if wrong else ""))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ One job per file, as in DDS (``docs/search.md`` tells the whole story):
     moves.pxi    move generation: equivalent cards once, best guesses first
     grow.pxi     the table (and the play memory) growing while a search needs room
     threads.pxi  one search on several threads (ABDADA over the shared table)
+    lockstep.pxi those threads taking turns, to measure them as on as many cores
     probe.pxi    the fail-soft search in a window (null-window probes and wider) and the
                  cards that mattered
     driver.pxi   from probes (and windows) to the exact value
@@ -35,6 +36,7 @@ include "table.pxi"
 include "moves.pxi"
 include "grow.pxi"
 include "threads.pxi"
+include "lockstep.pxi"
 include "probe.pxi"
 include "driver.pxi"
 
@@ -75,6 +77,7 @@ cdef class Engine:
         self.team.main = &self.ctx
         self.ctx.team = &self.team
         self.ctx.share_tricks = 1000         # (one thread: nothing to share)
+        self.ctx.check_mask = 1023
         self.stop_flag = 0
         self.ctx.stop = &self.stop_flag
         g.kind = params["kind"]; g.seats = params["seats"]; g.tricks = params["tricks"]
@@ -171,7 +174,9 @@ cdef class Engine:
         free(self.team.tid)
         free(self.team.started)
         free(self.team.busy)
+        free(self.team.places)
         self.team.helpers, self.team.tid, self.team.started, self.team.busy = NULL, NULL, NULL, NULL
+        self.team.places = NULL
 
     def set_limits(self, uint64_t node_limit, double seconds):
         """Stop searching after this many nodes / seconds from now (0: no limit)."""
@@ -200,18 +205,19 @@ cdef class Engine:
         return not self.ctx.abort, v
 
     def set_threads(self, int threads, long long help_after=-1, int defer_tricks=-1,
-                    int young=-1, int young_tricks=-1):
+                    int young=-1, int young_tricks=-1, int crowd=-1, int crowd_tricks=-1):
         """Search with this many threads (1 to MAX_THREADS), all on the one table.
 
         ``help_after``: the nodes a search runs on its own before the other threads join
-        it (-1: 2^15 on two threads, halved as the threads double, at least 2^11: see
+        it (-1: 2^15 on two threads, 2^14 on four, 2^11 on eight, 2^10 on sixteen: see
         help_after_for); ``defer_tricks``: the nodes with this many tricks
         left or more share out their cards (-1: DEFER_TRICKS); ``young``: a node's first
-        this many cards are searched by every thread that comes, never put off (-1:
-        two on up to four threads, one on more); ``young_tricks``: within this many tricks
-        of a search's root, two at least (-1: YOUNG_TRICKS on more than four threads).
-        All four are for measuring and testing the parallel search (docs/search.md,
-        "Threads")."""
+        this many cards are searched by every thread that comes (-1: two on up to four
+        threads, one on more); ``young_tricks``: within this many tricks of a search's root,
+        two at least (-1: 0); ``crowd``: a young card is put off all the same when this many
+        threads are on it already (-1: CROWD; 0: never), but not within ``crowd_tricks``
+        tricks of the root (-1: CROWD_TRICKS).  All are for measuring and testing the
+        parallel search (docs/search.md, "Threads")."""
         cdef int i
         if not 1 <= threads <= MAXTHREADS:
             raise ValueError(f"threads must be from 1 to {MAXTHREADS}")
@@ -223,8 +229,9 @@ cdef class Engine:
             self.team.tid = <pthread_t*>calloc(threads - 1, sizeof(pthread_t))
             self.team.started = <int*>calloc(threads - 1, sizeof(int))
             self.team.busy = <uint64_t*>calloc(BUSY_SLOTS, sizeof(uint64_t))
+            self.team.places = <Place*>calloc(threads, sizeof(Place))
             if self.team.helpers == NULL or self.team.tid == NULL or self.team.started == NULL \
-                    or self.team.busy == NULL:
+                    or self.team.busy == NULL or self.team.places == NULL:
                 self.free_helpers()
                 raise MemoryError(f"cannot allocate {threads} threads")
             for i in range(threads - 1):
@@ -236,11 +243,30 @@ cdef class Engine:
             if young < 0:
                 young = YOUNG_BROTHERS if threads <= FEW_THREADS else 1
             self.team.young = max(young, 1)
-            if young_tricks < 0:
-                young_tricks = YOUNG_TRICKS if threads > FEW_THREADS else 0
-            self.team.young_tricks = young_tricks
+            self.team.young_tricks = max(young_tricks, 0)
+            self.team.crowd = CROWD if crowd < 0 else crowd
+            self.team.crowd_tricks = CROWD_TRICKS if crowd_tricks < 0 else crowd_tricks
             self.ctx.share_tricks = self.team.defer_tricks
         self.team.help_after = help_after_for(threads) if help_after < 0 else help_after
+
+    def set_lockstep(self, int turn, unsigned int seed=0):
+        """Make the threads take turns of ``turn`` nodes, one thread searching at a time,
+        as if each had a core of its own (lockstep.pxi; 0: off, the default).  For
+        measuring the parallel search on a machine with fewer cores than threads: the
+        node counts of N threads in lockstep are those N equal cores would search, and
+        the same run after run.  ``turn``: a power of two from 1 to 1024 (4 at least with a
+        seed); ``seed``: not 0, each turn lasts from half to one and a half ``turn`` nodes,
+        drawn from it (another order of the same kind).  Exact, like every order of the
+        threads; it stays set when the threads change."""
+        if turn < 0 or turn > 1024 or turn & (turn - 1):
+            raise ValueError("turn must be 0 or a power of two from 1 to 1024")
+        if seed and 0 < turn < 4:
+            raise ValueError("a turn of 4 nodes at least with a seed")
+        self.team.lockstep = turn
+        self.team.lockstep_seed = seed if turn else 0
+        # (every turn checks its node count 1 time, or with a seed 2 to 6 times a quarter turn)
+        self.team.lockstep_every = (turn // 4 if seed else turn) if turn else 1024
+        self.ctx.check_mask = self.team.lockstep_every - 1
 
     @property
     def threads(self):

@@ -121,7 +121,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
     for k in range(5):
         rel[k] = 0
     ctx.nodes += 1
-    if (ctx.nodes & 1023) == 0:
+    if (ctx.nodes & ctx.check_mask) == 0:
         check_limits(g, s, ctx)    # (and grow the table: no caller holds a pointer into it)
     if ctx.abort or ctx.implied or ctx.abandon:
         return 0
@@ -215,9 +215,8 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             child.mark = s.mark ^ card_mark(mv[i])
             ctx.path[ply] = child.mark
             if ctx.team.helping:
-                if i >= young_at(ctx.team, ply) and later.next == 0 and \
-                        put_off(ctx.team, &later, i, mv[i], child.mark):
-                    continue                     # (the first young_at cards never are)
+                if later.next == 0 and put_off(ctx.team, &later, i, mv[i], child.mark, ply):
+                    continue
                 mark_busy(ctx.team, child.mark)
             v = search(g, &child, a, b, ctx, crel)
             if ctx.abandon == ply + 1:

@@ -94,6 +94,8 @@ cdef struct Ctx:
     Bucket* table
     uint64_t mask                # buckets - 1
     uint64_t nodes, node_limit
+    uint64_t check_mask          # check the limits when nodes & check_mask == 0 (1023; less in
+                                 # lockstep.pxi's turns)
     double deadline
     int abort                    # a limit or a stop: the search is over
     int implied                  # another thread answered this one's question: stop

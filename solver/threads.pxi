@@ -35,21 +35,31 @@
 
 DEF MAXTHREADS = 256
 DEF HELP_AFTER = 1 << 15         # nodes a search runs alone before the helpers join (2 threads;
-DEF HELP_AFTER_MIN = 1 << 11     # halved as the threads double, down to this)
+DEF HELP_AFTER_MIN = 1 << 9      # halved as the threads double; see help_after_for)
 DEF DEFER_TRICKS = 3             # nodes with this many tricks left or more share their cards
 # On up to FEW_THREADS threads a node's first two cards are searched by every thread that
 # comes: after the first card failed, the second still answers often, and a thread sent
 # to the third meanwhile is a large share of the machine working for nothing (two
 # threads, 16 12-trick fr4 positions: 1.42-1.44x the nodes of one when the second card was
-# shared out too, 1.12-1.13x with it kept).  On more threads only the first, but within
-# YOUNG_TRICKS tricks of the search's root, where a card is a big share of the search: many
-# threads waiting on two cards everywhere pile into one subtree, and sent to a third card
-# at the top they search a big subtree that a cut-off makes useless (16 threads, median
-# nodes over one thread's: six 12-trick fr4 positions 1.43x with two kept, 1.24x with one,
-# 1.24x with two near the root; fr4-mid12 1.25x, 1.44x, 1.21x; docs/search.md, "Threads")
+# shared out too, 1.12-1.13x with it kept).  On more threads only the first.
 DEF YOUNG_BROTHERS = 2
 DEF FEW_THREADS = 4
-DEF YOUNG_TRICKS = 3
+# A young card is searched by every thread that comes within CROWD_TRICKS tricks of the
+# search's root, where a card is a big share of the search and a thread sent to the next
+# card would search a big subtree that a cut-off makes useless.  Further down, by at most
+# CROWD threads at once: the others take the node's next cards at once.  Every thread that
+# joins a search under way walks its line again and searches what the others search (in
+# lockstep, 16 threads on a 12-trick probe searched the same trick starts 2-3 times each,
+# 1.1-1.2 times as many different ones as one thread), and sixteen threads arriving together
+# at a node of few cards pile into its first.  Sixteen threads in lockstep, nodes over one
+# thread's (median of seeds 1-3): six 12-trick fr4 positions 1.65x with this, 2.19x without
+# (CROWD 0), 2.88x under the rule before (two young brothers within three tricks of the
+# root); fr4-mid12 2.05x, 2.35x, 2.87x.  CROWD 3: fr4-12 1.95x; CROWD_TRICKS 1 or 3: 1.65x,
+# 1.82x, and fr4-mid12 2.84x with 1.  It loses on eight threads on fr4-mid12 (3.33x against
+# 1.78x without) and on the three whole-deal probes on sixteen (1.94x against 1.65x, seed 1)
+# (docs/search.md, "Threads in lockstep").
+DEF CROWD = 2
+DEF CROWD_TRICKS = 2
 DEF BUSY_SLOTS = 1 << 15         # the busy marks (8 bytes each; cleared when helpers join)
 DEF COUNT = (1 << 9) - 1         # a busy mark's threads searching the position,
 DEF DONE = 1 << 9                # and whether one has finished it
@@ -146,13 +156,17 @@ cdef extern from *:
     int populate "atout_populate" (const void* p, size_t bytes) nogil
 
 
+cdef struct Place                  # a thread's place in the lockstep (lockstep.pxi)
+
 cdef struct Team:
     # how the engine's threads search (set_threads)
     int threads                  # this many threads per search, the caller's included
     uint64_t help_after          # nodes a search runs alone before the helpers join
     int defer_tricks             # nodes with this many tricks left or more share their cards
     int young                    # a node's first this many cards are never put off,
-    int young_tricks             # and at least two within this many tricks of the root
+    int young_tricks             # and at least two within this many tricks of the root,
+    int crowd                    # unless this many threads are on one already (0: never)
+    int crowd_tricks             # and it lies further than this many tricks from the root
     Ctx* main                    # the caller's context, and the helpers' (threads - 1)
     Ctx* helpers
     pthread_t* tid
@@ -178,12 +192,25 @@ cdef struct Team:
     # for measuring and testing: the searches the helpers joined, and those a helper answered
     uint64_t joined
     uint64_t helper_answers
+    # lockstep.pxi, for measuring: the threads take turns of ``lockstep`` nodes (0: off)
+    int lockstep
+    uint32_t lockstep_seed       # (0: every turn ``lockstep`` nodes; else drawn from it)
+    int lockstep_every           # the threads check their node count every this many nodes
+    int rotating                 # the turns are in force (the helpers are in the search)
+    Place* places                # each thread's place (0: the caller)
 
 
 cdef inline uint64_t help_after_for(int threads) noexcept nogil:
     """The nodes a search runs alone before ``threads`` threads join it: 2^15 on two,
-    halved as the threads double (2^14 on four, 2^12 on sixteen), never under 2^11."""
+    halved as the threads double (2^14 on four); on more than FEW_THREADS, a quarter of
+    that (2^11 on eight, 2^10 on sixteen), never under 2^9.  Measured on two cores for two,
+    in lockstep for more: on the six 12-trick fr4 positions sixteen threads joining after
+    2^10 nodes searched 1.65x one thread's nodes, after 2^12 1.88x; eight after 2^11 1.30x,
+    after 2^13 1.62x (but fr4-mid12-005 on eight: 2.8-5.8x against 1.6-1.9x; docs/search.md,
+    "Threads in lockstep")."""
     cdef uint64_t nodes = (<uint64_t>HELP_AFTER * 2) // <uint64_t>max(threads, 2)
+    if threads > FEW_THREADS:
+        nodes //= 4
     return nodes if nodes > HELP_AFTER_MIN else HELP_AFTER_MIN
 
 
@@ -241,14 +268,19 @@ cdef inline int young_at(const Team* t, int ply) noexcept nogil:
     return t.young
 
 
-cdef inline int put_off(Team* t, Later* later, int i, int code, uint64_t mark) noexcept nogil:
-    """Is the node's card ``code`` (its i-th, not one of its first young_at) to be searched after the
-    others?  When another thread is searching it, and when a card of its suit was put off:
-    cards of one suit lead to positions that the table's patterns largely share, so the
-    second, searched after the first, is mostly answered by the table, where searched at
-    once both pay in full (docs/search.md, "Threads")."""
+cdef inline int put_off(Team* t, Later* later, int i, int code, uint64_t mark, int ply) noexcept nogil:
+    """Is the node's card ``code`` (its i-th, at ``ply``) to be searched after the others?
+    One of its first young_at cards only when ``crowd`` threads are on it already, further
+    than ``crowd_tricks`` tricks from the search's root (CROWD).  Another card when another
+    thread is searching it, and when a card of its suit was put off: cards of one suit lead
+    to positions that the table's patterns largely share, so the second, searched after the
+    first, is mostly answered by the table, where searched at once both pay in full
+    (docs/search.md, "Threads")."""
     cdef int suit = code >> 5
-    if not (later.suits >> suit) & 1 and not busy(t, mark):
+    if i < young_at(t, ply):
+        if t.crowd == 0 or ply - t.root_ply < t.crowd_tricks * MAXSEATS or busy(t, mark) < t.crowd:
+            return 0
+    elif not (later.suits >> suit) & 1 and not busy(t, mark):
         return 0
     later.card[later.count] = i
     later.mark[later.count] = mark
@@ -298,6 +330,7 @@ cdef void claim(Team* t, Ctx* ctx, int v) noexcept nogil:
         c = t.main if i == 0 else &t.helpers[i - 1]
         if c != ctx:
             atomic_store(&c.implied, 1)
+    lockstep_end(t)
 
 
 cdef void map_table(Ctx* ctx) noexcept nogil:
@@ -333,10 +366,15 @@ cdef void* helper_main(void* arg) noexcept nogil:
     cdef Ctx* ctx = <Ctx*>arg
     cdef Team* t = ctx.team
     cdef uint32_t rel[5]
-    cdef int v = search(t.g, t.s, t.alpha, t.beta, ctx, rel)
+    cdef int v
+    if t.lockstep:
+        wait_turn(t, thread_index(t, ctx))
+    v = search(t.g, t.s, t.alpha, t.beta, ctx, rel)
     if not ctx.abort and not ctx.implied and not ctx.abandon:
         claim(t, ctx, v)
     atomic_add(&t.running, -1)
+    if t.lockstep:
+        lockstep_leave(t, thread_index(t, ctx))
     return NULL
 
 
@@ -358,6 +396,8 @@ cdef void start_helpers(Ctx* ctx, int ply) noexcept nogil:
         if t.g.tricks - p // MAXSEATS >= t.defer_tricks and ctx.path[p]:
             mark_busy(t, ctx.path[p])
     atomic_store(&t.helping, 1)
+    if t.lockstep:
+        lockstep_begin(t)
     pthread_attr_init(&attr)
     pthread_attr_setstacksize(&attr, STACK_BYTES)
     for i in range(t.threads - 1):
@@ -371,9 +411,12 @@ cdef void start_helpers(Ctx* ctx, int ply) noexcept nogil:
         h.evictions = h.grow_at = 0      # only the caller grows the table
         h.root_best = -1
         h.start_nodes = h.reported = h.nodes
+        h.check_mask = ctx.check_mask
         t.started[i] = pthread_create(&t.tid[i], &attr, helper_main, h) == 0
         if not t.started[i]:
             atomic_add(&t.running, -1)   # no thread to be had: the others go on without it
+            if t.lockstep:
+                lockstep_leave(t, 1 + i)
     pthread_attr_destroy(&attr)
 
 
@@ -386,16 +429,29 @@ cdef void grow_with_helpers(Ctx* ctx) noexcept nogil:
     atomic_store(&t.grow, 1)
     while atomic_load(&t.parked) < atomic_load(&t.running) - 1:
         if atomic_load(&t.claimed) or ctx.abort or ctx.implied or (ctx.stop != NULL and ctx.stop[0]):
-            atomic_store(&t.grow, 0)
+            end_grow(t)
             return
-        cpu_pause()
+        if t.lockstep and atomic_load(&t.rotating):
+            if hand_on(t, 0):                # (the others park in their turns)
+                wait_turn(t, 0)
+        else:
+            cpu_pause()
     ctx.evictions += t.evictions
     t.evictions = 0
     grow_table(ctx)
     for i in range(t.threads - 1):
         t.helpers[i].table, t.helpers[i].mask = ctx.table, ctx.mask
         t.helpers[i].plays, t.helpers[i].plays_mask = ctx.plays, ctx.plays_mask
+    end_grow(t)
+
+
+cdef void end_grow(Team* t) noexcept nogil:
+    """The table has grown (or will not): the parked helpers go on."""
+    if t.lockstep:
+        lockstep_unpark(t)
     atomic_store(&t.grow, 0)
+    if t.lockstep:
+        wake(&t.grow)
 
 
 cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
@@ -403,7 +459,12 @@ cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
     joining a search that has run long enough."""
     cdef Team* t = ctx.team
     cdef uint64_t total = ctx.nodes
-    cdef int helping = t != NULL and atomic_load(&t.helping)
+    cdef int helping
+    if t != NULL and t.lockstep and atomic_load(&t.rotating):
+        lockstep_tick(ctx)
+    if (ctx.nodes & 1023) != 0:
+        return                     # (in lockstep, called more often: see set_lockstep)
+    helping = t != NULL and atomic_load(&t.helping)
     if helping:
         if ctx == t.main:
             total += atomic_load64(&t.helper_nodes)
@@ -430,9 +491,12 @@ cdef void check_limits(const Game* g, const State* s, Ctx* ctx) noexcept nogil:
             map_table(ctx)
         elif atomic_load(&t.grow):
             atomic_add(&t.parked, 1)
-            while atomic_load(&t.grow):
-                cpu_pause()
-            atomic_add(&t.parked, -1)
+            if t.lockstep and atomic_load(&t.rotating):
+                lockstep_park(t, thread_index(t, ctx))
+            else:
+                while atomic_load(&t.grow):
+                    cpu_pause()
+                atomic_add(&t.parked, -1)
         give_up_finished(g, s, ctx)
 
 
@@ -478,7 +542,8 @@ cdef int team_search(const Game* g, const State* s, int alpha, int beta, Ctx* ct
         claim(t, ctx, v)
     for i in range(t.threads - 1):               # stop the helpers (a limit, or the answer)
         atomic_store(&t.helpers[i].implied, 1)
-    atomic_store(&t.grow, 0)
+    lockstep_end(t)
+    end_grow(t)
     for i in range(t.threads - 1):
         if t.started[i]:
             pthread_join(t.tid[i], NULL)

@@ -54,14 +54,14 @@ def _same(one, other, obj) -> None:
 def test_helpers_joining_midway_give_the_same_answers(game, monkeypatch):
     """The helpers join a search that has run 2,048 nodes alone (the default on two threads is 2^15), with
     the cards of the caller's line marked busy: the value, the best cards and every card's
-    value of a one-thread solve, on two, four and eight threads.  Some searches must really have
-    been joined, or this test would say nothing."""
+    value of a one-thread solve, on two, four, eight and sixteen threads.  Some searches must
+    really have been joined, or this test would say nothing."""
     monkeypatch.setattr(solver, "THREAD_TUNING", (2048, 3))
     joined = 0
     for obj in _positions(game, 4, (8, 9), "midway"):
         pos = parse_position(obj)
         one = solve(pos, all_cards=True, tt_mb=TT_MB)
-        for threads in (2, 4, 8):         # (8: one young brother, two near the root)
+        for threads in (2, 4, 8, 16):     # (8 and 16: one young brother, a crowd's rule)
             _same(one, solve(pos, all_cards=True, tt_mb=TT_MB, threads=threads), obj)
             engine = make_engine(pos, TT_MB)
             solver.set_threads(engine, threads)
@@ -176,11 +176,13 @@ def test_cancel_stops_every_thread():
 
 def test_the_more_threads_the_sooner_they_join():
     """A search runs alone for its first help_after nodes: 2^15 on two threads, halved as
-    the threads double, never under 2^11.  A value search whose largest probe costs a few
-    thousand nodes is left to one thread on two threads, and shared on sixteen."""
+    the threads double, a quarter of that on more than four threads, never under 2^9.  A
+    value search whose largest probe costs a few thousand nodes is left to one thread on two
+    threads, and shared on sixteen."""
     obj = random_endgame(random.Random("join-3"), "fr4", 7)
     engine = make_engine(parse_position(obj), TT_MB)
-    for threads, nodes in ((2, 1 << 15), (3, 21845), (4, 1 << 14), (16, 1 << 12), (64, 1 << 11)):
+    for threads, nodes in ((2, 1 << 15), (3, 21845), (4, 1 << 14), (8, 1 << 11), (16, 1 << 10),
+                           (64, 1 << 9), (256, 1 << 9)):
         engine.set_threads(threads)
         assert engine.help_after() == nodes, threads
     one = make_engine(parse_position(obj), TT_MB)
@@ -227,3 +229,110 @@ def test_the_table_mapped_ahead_keeps_every_answer():
             assert got == want, (game, pos)
             mapped += engine.table_mapped()
     assert mapped >= 6, mapped                     # (else the positions no longer test it)
+
+
+# -- lockstep (solver/lockstep.pxi): the threads take turns, as on as many cores ----------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_lockstep_keeps_every_answer(game):
+    """In lockstep the threads take turns of a few nodes, one searching at a time: another
+    order of the same search, so the value and every card's value are one thread's — on
+    eight threads with equal turns and on sixteen with turns drawn from a seed, the helpers
+    joining every search at once and sharing every node's cards.  Some searches must really
+    have been joined, and the turns handed over (the helpers searched)."""
+    joined = helped = 0
+    for obj in _positions(game, 2, (6, 7), "lockstep"):
+        pos = parse_position(obj)
+        one = solve(pos, all_cards=True, tt_mb=TT_MB)
+        names = card_of_code(pos.rules)
+        for threads, turn, seed in ((8, 16, 0), (16, 4, 7)):
+            engine = make_engine(pos, TT_MB)
+            engine.set_threads(threads, 0, 0, 1)
+            engine.set_lockstep(turn, seed)
+            done, value, _ = engine.value()
+            assert done and value == one.value, (obj, threads)
+            for code in engine.legal_codes():
+                done, lo, hi = engine.child_value(code, guess=value)
+                assert done and lo == hi == one.cards[token(names[code])], (obj, threads, token(names[code]))
+            joined += engine.thread_counts()[0]
+            helped += sum(engine.helper_nodes())
+    assert joined and helped, "no search was shared: the test says nothing"
+
+
+def test_lockstep_searches_the_same_nodes_run_after_run():
+    """One thread searches at a time, and what it does depends only on the nodes searched so
+    far: the same node counts, every thread's, run after run (what makes the lockstep a
+    measurement).  A seed changes the turns, and with them the counts."""
+    pos = parse_position(random_endgame(random.Random("lockstep-same"), "fr4", 9))
+
+    def counts(seed):
+        engine = make_engine(pos, TT_MB)
+        engine.set_threads(8, 0)
+        engine.set_lockstep(16, seed)
+        assert engine.value()[0]
+        return engine.nodes, engine.helper_nodes()
+
+    first = counts(1)
+    assert counts(1) == first and counts(1) == first
+    assert counts(2) != first
+
+
+def test_lockstep_table_growth():
+    """The table grows while sixteen threads search in lockstep: the helpers, parked in
+    their turns, wait out of the round and come back into it (no thread waits for a turn
+    that never comes).  The value and every card's value as on one thread."""
+    pos = parse_position(random_endgame(random.Random("grow-lockstep-1"), "fr4", 11))
+    one = solve(pos, all_cards=True, tt_mb=TT_MB)
+    engine = solver.Engine(engine_params(pos), 1, DEFAULT_FEATURES, 64)
+    for card in pos.played:
+        engine.play(code_of(pos.rules, card))
+    engine.set_threads(16, 0, 0, 1)
+    engine.set_lockstep(16, 5)
+    small = engine.table_fill()[0]
+    done, value, _ = engine.value()
+    assert done and value == one.value
+    names = card_of_code(pos.rules)
+    for code in engine.legal_codes():
+        done, lo, hi = engine.child_value(code, guess=value)
+        assert done and lo == hi == one.cards[token(names[code])], token(names[code])
+    assert engine.table_fill()[0] > small, "the table did not grow: the test needs a bigger position"
+
+
+@pytest.mark.parametrize("how", ["time", "cancel", "nodes"])
+def test_lockstep_ends_cleanly_on_a_limit(how):
+    """A time limit, a node limit or a stop from another thread (what Cancel does) ends a
+    search of sixteen threads in lockstep like one running free: it returns soon, with the
+    bounds proven so far, every helper joined — none left waiting for its turn."""
+    pos = parse_position(random_endgame(random.Random("lockstep-limit"), "fr4", 18))
+    engine = make_engine(pos, 64)
+    engine.set_threads(16)
+    engine.set_lockstep(16, 3)
+    engine.set_limits(300_000 if how == "nodes" else 0, 0.4 if how == "time" else 0)
+    results = []
+    worker = threading.Thread(target=lambda: results.append(engine.value()))
+    started = time.perf_counter()
+    worker.start()
+    if how == "cancel":
+        time.sleep(0.4)
+        engine.stop()
+    worker.join(20)
+    assert not worker.is_alive(), "the search did not end"
+    assert time.perf_counter() - started < 10
+    done, lo, hi = results[0]
+    assert not done and lo <= hi and engine.stopped
+    assert sum(engine.helper_nodes()), "the helpers never joined: the test says nothing"
+    if how == "nodes":
+        assert 300_000 <= engine.nodes < 300_000 + 16 * 4096, engine.nodes
+    engine.set_limits(0, 0)                 # the engine searches again after a stop
+    engine.set_lockstep(0)
+    done, yes = engine.at_least(hi + 1)
+    assert done and not yes
+
+
+def test_lockstep_settings_out_of_range_are_refused():
+    engine = make_engine(parse_position(random_endgame(random.Random(4), "fr4", 3)), TT_MB)
+    for turn, seed in ((3, 0), (2048, 0), (-1, 0), (2, 1)):
+        with pytest.raises(ValueError):
+            engine.set_lockstep(turn, seed)
+    engine.set_lockstep(1)
+    engine.set_lockstep(1024, 9)
