@@ -10,8 +10,9 @@ deal.
 :func:`seat_knowledge` turns a view into what a sampler can count (:mod:`atout.sampler`):
 
 * ``known``: the cards whose place the seat knows — its hand, the cards played (each was in
-  its player's hand when play began), the outside cards it saw, the trumps shown for a
-  poignée, the fr5 kings a called queen proves the taker holds;
+  its player's hand when play began), a hand laid open (an at4 ouvert game's declarer's,
+  after the first trick), the outside cards it saw, the trumps shown for a poignée, the fr5
+  kings a called queen proves the taker holds;
 * ``hidden``: every other card, and for each the places it may lie in (``allowed``): a
   *place* is a seat's hand at the start of play (0, 1, …) or a pile outside the hands
   (``"dog"``, ``"talon"``, ``"side:<seat>"``).  The play rules out places: a seat that did
@@ -39,12 +40,12 @@ from typing import Any
 from .cards import (EXCUSE, JACK, KING, PETIT, QUEEN, CAVALIER, Card, card, is_trump, rank,
                     suit_card, tokens)
 from .contract import POIGNEE_LEVELS, POIGNEE_TRUMPS
-from .games import AT4_RUFER, HAND_SIZE
+from .games import AT4_NEGATIVE_TRICKS, AT4_RUFER, HAND_SIZE
 from .position import Position
 from .tricks import legal_cards
 
-__all__ = ["Knowledge", "Case", "seat_knowledge", "view", "piles", "seen_outside", "DOG", "TALON",
-           "OPEN", "side_place"]
+__all__ = ["Knowledge", "Case", "seat_knowledge", "view", "piles", "seen_outside", "laid_open",
+           "DOG", "TALON", "OPEN", "side_place"]
 
 Place = Any   # a seat (int) or a pile outside the hands (str)
 
@@ -59,6 +60,9 @@ AT4_TALON_OWN = ("vorhandrufer", "farbenrufer", "pagatrufer", "uhurufer", "kakad
 #: the opponents was seen by all, the declarer's discard by the declarer alone
 AT4_TALON_OPEN = ("dreier", "farbendreier")
 # Every other at4 contract (solo and negative games) leaves the talon unseen until the end.
+#: at4 contracts whose declarer lays its hand open after the first trick, for all to see
+#: (seed 003: "nach dem 1. Stich werden alle Karten offen aufgelegt (nicht Talon)")
+AT4_OUVERT = tuple(bid for bid in AT4_NEGATIVE_TRICKS if bid.endswith("_ouvert"))
 
 TRUMPS_AND_EXCUSE = frozenset(range(PETIT, EXCUSE + 1))
 
@@ -175,6 +179,15 @@ def seen_outside(position: Position, seat: int) -> dict:
     return out
 
 
+def laid_open(position: Position) -> dict:
+    """The hands laid open for every seat to see, {seat: its cards at the start of play}:
+    an at4 ouvert game's declarer's once the first trick is over (docs/single-dummy.md)."""
+    con = position.contract
+    if position.game == "at4" and con.bid in AT4_OUVERT and position.tricks:
+        return {con.declarer: tuple(sorted(position.hands[con.declarer]))}
+    return {}
+
+
 # -- the view: the definition of a consistent deal ---------------------------------------------
 
 #: the contract fields that hold hidden cards, by game (the rest of the contract is public)
@@ -196,7 +209,8 @@ def view(position: Position, seat: int) -> dict:
                           "seen": tokens(shown) if place == TALON else sorted(tokens(shown))}
     return {"game": position.game, "seat": seat, "first": position.first,
             "played": tokens(position.played), "hand": sorted(tokens(position.hands[seat])),
-            "contract": contract, "outside": outside}
+            "contract": contract, "outside": outside,
+            "open_hands": {str(s): tokens(cards) for s, cards in laid_open(position).items()}}
 
 
 # -- compiling a view into constraints ---------------------------------------------------------
@@ -225,6 +239,9 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
 
     for c in position.hands[seat]:
         know(c, seat)
+    for shower, cards in laid_open(position).items():
+        for c in cards:
+            know(c, shower)
     plays = _plays(position)
     for player, c, _, _ in plays:
         know(c, player)

@@ -108,3 +108,11 @@ def seat(value: Any, seats: int, field: str = "seat") -> int:
     """A seat of the position: a whole number from 0 to its seats less one."""
     return _whole_in(value, 0, seats - 1, field,
                      f"must be a seat number from 0 to {seats - 1}")
+
+
+def confidence(value: Any, field: str = "confidence") -> float:
+    """How sure an advice must be of its card to stop drawing: a number from 0.5 to 1
+    (1: never before the samples are all drawn)."""
+    if not _is_number(value) or not math.isfinite(value) or not 0.5 <= value <= 1:
+        raise PositionError(field, "must be a number from 0.5 to 1 (1: draw every sample)")
+    return float(value)

@@ -1,25 +1,41 @@
-"""How fast single-dummy advice is: ``atout advise`` on positions of every game.
+"""How fast and how good single-dummy advice is: ``atout advise`` on positions of every game.
 
-    python bench/advise.py                              # 100 draws, 2 workers, 8/10/12 tricks left
-    python bench/advise.py --games fr4 --tricks 8 --count 10 --workers 2 --samples 100
-    taskset -c 0,1 python bench/advise.py               # on two cores of a bigger machine
+    python bench/advise.py                                   # every game, 8/10/12 tricks left
+    python bench/advise.py --games fr4 --tricks 10 --count 10 --reference 2000
+    python bench/advise.py --costs 3 --tricks 10 --count 3 --samples 6   # nodes per draw
+    taskset -c 0,1 python bench/advise.py                    # on two cores of a bigger machine
 
 For each game and number of tricks left, ``--count`` positions made from the whole deals of
 ``bench/data/<game>-full.jsonl`` (at4: ``at4-solorufer-full``) by playing random legal cards
-(seeded: every run sees the same positions) until that many tricks are left; each is advised
-for the seat to play with ``--samples`` draws on ``--workers`` searches side by side, as
-``atout advise`` does (drawing the deals, solving every legal card of each).  The whole
-advice is timed, wall clock.  A position whose advice ``--time-limit`` stops counts with
-its time at the limit and is listed; medians and maxima, as advice times are skewed.
-"CPU" is the processor time of every thread of the advice together: on idle cores the
-wall time is about CPU / workers, so it says what a busy machine hides; "nodes" (every draw's
-search, a draw solved once however often drawn) does not depend on the machine at all.
-The target of issue 37: 100 draws of an 8-trick fr4 position in at most 2 s on 2 cores.
+(seeded: every run sees the same positions) until that many tricks are left.  Each is
+advised for the seat to play as ``atout advise`` does, on ``--workers`` searches side by
+side: at most ``--samples`` draws, stopping once the recommended card is ahead with
+``--confidence``.  Per game and tricks left:
+
+* **time**: the whole advice, wall clock, median and worst; **CPU**: the processor time of
+  every thread of it (on idle cores the wall time is about CPU / workers, so it says what
+  a busy machine hides); a position that ``--time-limit`` stops counts at the limit;
+* **draws**: the draws the advice used (median), and how many positions stopped on the
+  confidence before ``--samples``;
+* **agreement**: the recommended card against a reference advice of ``--reference`` draws
+  (another seed, no early stop; 0: none): the same card, or a card the reference cannot
+  tell from its own at the same confidence (its ``p_better`` at least 1 − confidence), and
+  the draws the reference solved (median: fewer than asked where
+  ``--reference-time-limit`` stopped it);
+* **true deal** (``--true-loss``): how often the recommended card is double-dummy best in
+  the real deal, and what it loses there against that deal's best card — beside the mean
+  over the legal cards (a random card).
+
+The targets of issue 50: a decision at 95 % confidence, or 100 draws, in at most 2 s at
+10 tricks and 5 s at 12 (median, 2 cores), the reference's card in at least 90 % of the
+positions.  The load average is printed with the table: wall-clock figures on a shared
+machine are only as good as its load.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -27,6 +43,7 @@ import time
 from pathlib import Path
 
 from atout.position import Position, loads
+from atout.solver import solve
 from atout.solver.advise import advise
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -50,42 +67,158 @@ def fmt(s: float) -> str:
     return f"{s * 1e3:.0f} ms" if s < 1 else f"{s:.2f} s"
 
 
+def true_losses(pos: Position, time_limit: float, threads: int) -> tuple[dict, float] | None:
+    """Each legal card's loss in the real deal against its best card (for the seat's
+    camp), and the mean over the legal cards; None if ``time_limit`` stopped the solve."""
+    r = solve(pos, all_cards=True, time_limit=time_limit, threads=threads)
+    if r.status != "ok" or not r.cards:
+        return None
+    sign = 1 if pos.contract.camp[pos.to_play] == pos.contract.maximizer else -1
+    losses = {c: sign * (r.value - v) for c, v in r.cards.items()}
+    return losses, sum(losses.values()) / len(losses)
+
+
+def draw_costs(game: str, tricks: int, positions: int, draws: int, keep: int, seed: int) -> str:
+    """A table row: what one draw costs, in nodes, summed over ``draws`` draws of each of
+    ``positions`` positions — every card exact, the value and the ``keep`` best cards
+    (what a draw costs once the cards far behind are dropped), the value alone."""
+    import random as _random
+
+    from atout.knowledge import seat_knowledge
+    from atout.position import parse_position
+    from atout.sampler import Sampler
+    from atout.solver import ask_made, make_engine
+    from atout.scoring import made_threshold
+    from atout.solver.advise import solve_cards
+
+    deals = load(SETS[game])
+    rng = _random.Random(seed * 100 + tricks)
+    every = kept = alone = 0
+    for i in range(positions):
+        pos = random_prefix(deals[i % len(deals)], tricks, rng)
+        sampler = Sampler(seat_knowledge(pos, pos.to_play))
+        for obj in sampler.positions(_random.Random(i), draws):
+            p = parse_position(obj)
+            full = solve_cards(p)
+            sign = 1 if p.contract.camp[p.to_play] == p.contract.maximizer else -1
+            best = sorted(full.values, key=lambda c: -sign * full.values[c])[:keep]
+            every += full.nodes
+            kept += solve_cards(p, cards=best).nodes
+            engine = make_engine(p)
+            done, lo, hi = ask_made(engine, made_threshold(p.contract, p.hands), *engine.bounds())
+            engine.value(at_least=lo, at_most=hi)
+            alone += engine.nodes
+    return (f"| {game} | {tricks} | {positions} × {draws} | {every / 1e6:.1f} M | "
+            f"{kept / every:.2f}× | {alone / every:.2f}× |")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", default="fr4,fr3,fr5,priest5,at4")
     ap.add_argument("--tricks", default="8,10,12", help="tricks left, comma separated")
     ap.add_argument("--count", type=int, default=5, help="positions per game and tricks left")
-    ap.add_argument("--samples", type=int, default=100)
+    ap.add_argument("--samples", type=int, default=100, help="the most draws of an advice")
+    ap.add_argument("--confidence", type=float, default=0.95)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per advice")
+    ap.add_argument("--time-limit", type=float, default=120.0,
+                    help="seconds per advice (0: none, --samples bounds it)")
+    ap.add_argument("--reference", type=int, default=0,
+                    help="draws of the reference advice (0: no agreement column)")
+    ap.add_argument("--reference-time-limit", type=float, default=None,
+                    help="seconds per reference advice (default: none); a reference stopped "
+                         "by it is over the draws it solved (its median is printed)")
+    ap.add_argument("--true-loss", action="store_true",
+                    help="the true-deal loss columns (solves every legal card of the real deal)")
+    ap.add_argument("--true-time-limit", type=float, default=60.0,
+                    help="seconds for the real deal's solve (a position it stops is left "
+                         "out of the true-deal columns, which say over how many)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--verbose", action="store_true", help="a line per position")
+    ap.add_argument("--costs", type=int, metavar="K", default=0,
+                    help="instead: what a draw costs, in nodes — every card exact, the value "
+                         "and the K best cards, the value alone (--count positions, "
+                         "--samples draws each)")
     args = ap.parse_args(argv)
+    if args.costs:
+        print(f"nodes per draw, {args.samples} draws of each position; the value and the "
+              f"{args.costs} best cards, and the value alone, against every card exact\n")
+        print("| game | tricks left | positions × draws | every card exact | the value and "
+              f"{args.costs} cards | the value alone |\n|---|---|---|---|---|---|")
+        for game in [g for g in args.games.split(",") if g]:
+            for t in [int(x) for x in args.tricks.split(",") if x.strip()]:
+                print(draw_costs(game, t, args.count, args.samples, args.costs, args.seed),
+                      flush=True)
+        return 0
 
-    print(f"atout advise: {args.samples} draws per position, {args.workers} workers, "
-          f"time limit {args.time_limit:g} s per position\n")
-    print("| game | tricks left | positions | median | max | median CPU | median nodes | "
-          "draws solved per second | stopped by the limit |\n|---|---|---|---|---|---|---|---|---|")
+    print(f"atout advise: at most {args.samples} draws, confidence {args.confidence}, "
+          f"{args.workers} workers, time limit "
+          f"{f'{args.time_limit:g} s' if args.time_limit else 'none'} per position; load "
+          f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start\n")
+    head = ("| game | tricks left | positions | median time | worst | median CPU | worst CPU | "
+            "median draws | decided | stopped by the limit |")
+    if args.reference:
+        head += f" same card as {args.reference} draws | or tied | reference draws |"
+    if args.true_loss:
+        head += " true-deal best | true-deal loss | random card |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
     for game in [g for g in args.games.split(",") if g]:
         deals = load(SETS[game])
         for t in [int(x) for x in args.tricks.split(",") if x.strip()]:
             rng = random.Random(args.seed * 100 + t)
-            times, cpu, nodes, solved, stopped = [], [], [], 0, 0
+            times, cpu, draws, decided, stopped, same, tied = [], [], [], 0, 0, 0, 0
+            ours_loss, random_loss, ref_draws, true_best = [], [], [], 0
             for i in range(args.count):
                 pos = random_prefix(deals[i % len(deals)], t, rng)
                 started, cpu_started = time.perf_counter(), time.process_time()
                 a = advise(pos, samples=args.samples, seed=args.seed + i, workers=args.workers,
-                           time_limit=args.time_limit)
+                           confidence=args.confidence, time_limit=args.time_limit or None)
                 elapsed = time.perf_counter() - started
                 cpu.append(time.process_time() - cpu_started)
-                nodes.append(a.nodes)
                 stopped += a.status != "ok"
+                decided += a.decided == "confidence"
                 times.append(max(elapsed, args.time_limit) if a.status != "ok" else elapsed)
-                solved += a.solved
-            rate = solved / sum(times)
-            print(f"| {game} | {t} | {len(times)} | {fmt(statistics.median(times))} | "
-                  f"{fmt(max(times))} | {fmt(statistics.median(cpu))} | "
-                  f"{statistics.median(nodes) / 1e6:.1f} M | {rate:.0f} | {stopped} |",
-                  flush=True)
+                draws.append(a.solved)
+                line = (f"  {game} {t} #{i}: {a.recommended} {fmt(elapsed)} cpu {fmt(cpu[-1])} "
+                        f"draws {a.solved} {a.decided or a.stopped_by} certainty {a.certainty}")
+                if args.reference:
+                    ref = advise(pos, samples=args.reference, seed=args.seed + 10_000 + i,
+                                 workers=args.workers, confidence=1,
+                                 time_limit=args.reference_time_limit)
+                    ref_draws.append(ref.solved)
+                    row = next(r for r in ref.cards if r["card"] == a.recommended)
+                    same += a.recommended == ref.recommended
+                    close = (a.recommended in ref.best or
+                             (row["p_better"] is not None and row["p_better"] >= 1 - args.confidence))
+                    tied += close
+                    line += (f" | reference {ref.recommended} of {ref.solved} draws (ours behind {row['behind']}"
+                             f" ± {row['behind_se']}, p_better {row['p_better']})")
+                if args.true_loss:
+                    true = true_losses(pos, args.true_time_limit, args.workers)
+                    if true is None:
+                        line += " | true deal not solved in the limit"
+                    else:
+                        losses, mean = true
+                        ours_loss.append(losses[a.recommended])
+                        true_best += losses[a.recommended] == 0
+                        random_loss.append(mean)
+                        line += f" | true loss {losses[a.recommended]} (random {mean:.1f})"
+                if args.verbose:
+                    print(line, file=sys.stderr, flush=True)
+            n = len(times)
+            out = (f"| {game} | {t} | {n} | {fmt(statistics.median(times))} | {fmt(max(times))} | "
+                   f"{fmt(statistics.median(cpu))} | {fmt(max(cpu))} | "
+                   f"{statistics.median(draws):g} | {decided} | {stopped} |")
+            if args.reference:
+                out += f" {same}/{n} | {tied}/{n} | {statistics.median(ref_draws):g} |"
+            if args.true_loss:
+                if ours_loss:
+                    out += (f" {true_best}/{len(ours_loss)} | {statistics.mean(ours_loss):.1f} | "
+                            f"{statistics.mean(random_loss):.1f} |")
+                else:
+                    out += " – | – | – |"
+            print(out, flush=True)
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
     return 0
 
 

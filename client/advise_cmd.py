@@ -3,8 +3,10 @@
 One JSON line per position (``--text``: in words): for each legal card of the seat to
 play, over deals drawn among those the seat cannot tell from the true one and solved
 double dummy, its mean value, standard error, how often it was optimal, how often the
-contract was made after it, the mean loss against each draw's best card; the
-recommended card (see :func:`atout.solver.advise.advise` and docs/single-dummy.md).
+contract was made after it, the mean loss against each draw's best card, and against
+the recommended card over the same draws with the probability that it is better; the
+recommended card and how sure it is (see :func:`atout.solver.advise.advise` and
+docs/single-dummy.md).  Drawing stops once that card is ahead with ``--confidence``.
 A bad position, or one where the seat asked for is not to play, is an error line (as in
 ``atout solve``) and exit status 1.
 """
@@ -26,7 +28,11 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--seat", type=whole_number(0), metavar="S",
                    help="the seat advised; it must be the seat to play (default: the seat to play)")
     p.add_argument("--samples", type=checked(options.samples, int), metavar="N",
-                   help=f"deals to draw and solve, 1 to {options.MAX_SAMPLES} (default 100)")
+                   help=f"the most deals to draw and solve, 1 to {options.MAX_SAMPLES} "
+                        f"(default 100; fewer once --confidence is reached)")
+    p.add_argument("--confidence", type=checked(options.confidence, float), metavar="C",
+                   help="stop drawing once the recommended card is ahead of every other with "
+                        "this probability, 0.5 to 1 (default 0.95; 1: draw every sample)")
     p.add_argument("--seed", type=checked(options.seed, int), metavar="K",
                    help="seed of the draws: the same seed, the same deals (default: a new one, "
                         "printed in the result)")
@@ -41,15 +47,16 @@ def add_parser(sub, positive_float, positive_int) -> None:
 
 def run(args) -> int:
     from atout.jsonl import read_records
-    from atout.solver.advise import DEFAULT_SAMPLES, advise
+    from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, advise
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, _emit, _open_input
     from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
 
     def search(position, cancel):
+        confidence = DEFAULT_CONFIDENCE if args.confidence is None else args.confidence
         return advise(position, seat=args.seat, samples=args.samples or DEFAULT_SAMPLES,
-                      seed=args.seed, time_limit=args.time_limit, workers=args.workers,
-                      tt_mb=args.tt_mb, cancel=cancel)
+                      seed=args.seed, confidence=confidence, time_limit=args.time_limit,
+                      workers=args.workers, tt_mb=args.tt_mb, cancel=cancel)
 
     searches = Searches("advise", "position", count_lines(args.file))
     with searches, _open_input(args.file) as f:
@@ -91,16 +98,23 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
     called = pos.contract.called
     # the seat's own view: who holds the called card only once it can know
     partner_known = called is None or called not in seat_knowledge(pos, seat).hidden
+    counted = advice["solved"] + advice["limited"]
+    deals = advice["deals"]
     lines = [f"{label}: {contract_text(pos, ascii, partner_known)}",
-             f"seat {seat} ({role}) to play, from what it can see: {advice['samples']} deals "
-             f"drawn (seed {advice['seed']}) among {advice['deals']:,} it cannot tell apart",
+             f"seat {seat} ({role}) to play, from what it can see: {counted} deals drawn "
+             f"(seed {advice['seed']}, at most {advice['samples']}) among {deals:,} it cannot "
+             f"tell apart",
              f"value: {value_meaning(pos)}; seat {seat} wants it {want}"]
+    if advice.get("decided") == "one card":
+        lines[1] = f"seat {seat} ({role}) to play: one legal card, nothing to weigh"
+    elif advice.get("decided") == "confidence":
+        lines.append(f"stopped drawing after {counted}: the card is ahead of every other with "
+                     f"{_pct(advice['certainty'])} certainty (asked {_pct(advice['confidence'])})")
     if advice["status"] != "ok":
         why = {"time": "the time limit", "cancel": "Ctrl-C"}.get(advice.get("stopped_by"), "a limit")
-        begun = advice["solved"] + advice["limited"]
         lines.append(f"stopped by {why}: {advice['solved']} draws solved, {advice['limited']} "
-                     f"stopped (their proven bounds count in low..high), "
-                     f"{advice['samples'] - begun} not begun")
+                     f"more counted by their proven bounds (low..high), "
+                     f"{advice['samples'] - counted} not begun")
     if advice["recommended"] is not None:
         top = advice["cards"][0]
         text = f"play {cards_text(advice['best'], ascii)}"
@@ -110,6 +124,8 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
                      f"draws")
             if top.get("made") is not None:
                 text += f", contract made in {_pct(top['made'])}"
+            if advice.get("certainty") is not None and advice.get("decided") != "confidence":
+                text += f"; {_pct(advice['certainty'])} sure no other card is better"
         else:
             text += f" (by its proven bounds {top['low']:.1f}..{top['high']:.1f}: no draw was solved)"
         lines.append(text)
@@ -118,11 +134,15 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
                          f"{advice['value']:.1f} on average")
     lines.append("")
     limited = any("low" in row for row in advice["cards"])
-    head = f"{'card':>5}  {'mean':>7}  {'± se':>6}  {'optimal':>7}  {'made':>5}  {'loss':>6}"
+    head = (f"{'card':>5}  {'mean':>7}  {'± se':>6}  {'optimal':>7}  {'made':>5}  {'loss':>6}  "
+            f"{'behind':>6}  {'± se':>6}  {'better':>6}  {'draws':>5}")
     lines.append(head + ("  low..high" if limited else ""))
     for row in advice["cards"]:
+        better = "-" if row.get("p_better") is None else f"{100 * row['p_better']:.1f} %"
         line = (f"{card_text(row['card'], ascii):>5}  {_num(row['mean']):>7}  {_num(row['se']):>6}  "
-                f"{_pct(row['optimal']):>7}  {_pct(row['made']):>5}  {_num(row['loss']):>6}")
+                f"{_pct(row['optimal']):>7}  {_pct(row['made']):>5}  {_num(row['loss']):>6}  "
+                f"{_num(row.get('behind')):>6}  {_num(row.get('behind_se')):>6}  {better:>6}  "
+                f"{row.get('draws', 0):>5}")
         if "low" in row:
             line += f"  {row['low']:.1f}..{row['high']:.1f}"
         lines.append(line)

@@ -296,7 +296,8 @@ def analysis_object(msg: pb.Analysis) -> dict:
 
 # -- advice ------------------------------------------------------------------------------------
 
-_CARD_NUMBERS = ("mean", "se", "optimal", "made", "loss", "low", "high")
+_CARD_NUMBERS = ("mean", "se", "optimal", "made", "loss", "low", "high", "behind", "behind_se",
+                 "p_better")
 
 
 def advice_message(advice: dict) -> pb.Advice:
@@ -306,7 +307,10 @@ def advice_message(advice: dict) -> pb.Advice:
                     solved=advice["solved"], limited=advice["limited"],
                     distinct=advice["distinct"], deals=float(advice["deals"]),
                     seed=advice["seed"], nodes=advice["nodes"], seconds=advice["seconds"],
-                    stopped_by=advice.get("stopped_by") or "")
+                    stopped_by=advice.get("stopped_by") or "",
+                    confidence=advice.get("confidence", 0.0), decided=advice.get("decided") or "")
+    if advice.get("certainty") is not None:
+        msg.certainty = advice["certainty"]
     _set_id(msg, advice.get("id"))
     if advice.get("recommended") is not None:
         msg.recommended = advice["recommended"]
@@ -314,7 +318,7 @@ def advice_message(advice: dict) -> pb.Advice:
     if advice.get("value") is not None:
         msg.value = advice["value"]
     for row in advice["cards"]:
-        card = msg.cards.add(card=row["card"])
+        card = msg.cards.add(card=row["card"], draws=row.get("draws", 0))
         for name in _CARD_NUMBERS:
             if row.get(name) is not None:
                 setattr(card, name, row[name])
@@ -327,7 +331,10 @@ def advice_object(msg: pb.Advice) -> dict:
     obj = {"id": _get_id(msg), "status": STATUS_NAME.get(msg.status, "ok"), "seat": msg.seat,
            "to_play": msg.seat, "maximizing": msg.maximizing,
            "recommended": msg.recommended if msg.HasField("recommended") else None,
-           "best": list(msg.best), "samples": msg.samples, "solved": msg.solved,
+           "best": list(msg.best),
+           "certainty": msg.certainty if msg.HasField("certainty") else None,
+           "confidence": msg.confidence, "decided": msg.decided or None,
+           "samples": msg.samples, "solved": msg.solved,
            "limited": msg.limited, "distinct": msg.distinct,
            "deals": int(deals) if deals.is_integer() and deals < 2 ** 53 else deals,
            "seed": msg.seed, "value": msg.value if msg.HasField("value") else None,
@@ -339,6 +346,7 @@ def advice_object(msg: pb.Advice) -> dict:
                 row[name] = getattr(card, name)
             elif name not in ("low", "high"):
                 row[name] = None
+        row["draws"] = card.draws
         obj["cards"].append(row)
     if msg.stopped_by:
         obj["stopped_by"] = msg.stopped_by

@@ -1,13 +1,17 @@
 """Advice on the server's search pool (the ``Advise`` calls and ``POST /api/advise``).
 
-The deals are drawn here (:func:`atout.solver.advise.draw`, within the advice's time limit)
-on threads of their own (:data:`DRAWING`), not the event loop's executor that other calls
-need, and each drawn deal is one job of the pool (kind ``cards``: every legal card's value,
-see :mod:`.worker`), at most one per worker at a time for one advice so that other calls
-get their turn; the answers are put together as ``atout advise`` does
-(:func:`atout.solver.advise.aggregate`).  Cancelling the coroutine (the client went away,
-the deadline passed) stops the drawing (its :class:`~atout.solver.Cancel`) and cancels the
-jobs still running: the pool stops their searches.
+The draws and what they show are kept as ``atout advise`` keeps them
+(:class:`atout.solver.race.Race`: which cards each draw values, when the advice is sure
+enough), and each drawn deal is one job of the pool (kind ``cards``: the values of the
+cards it asks, see :mod:`.worker`), at most one per worker at a time for one advice so
+that other calls get their turn; the answer is put together as ``atout advise`` does
+(:func:`atout.solver.advise.put_together`): the same seed, the same advice.  Cancelling
+the coroutine (the client went away, the deadline passed) cancels the jobs still
+running: the pool stops their searches; so does an advice sure enough before its last
+draws are solved.  Counting the consistent deals and putting the answer together run on
+threads of their own (:data:`DRAWING`), not the event loop's executor that other calls
+need; each deal is drawn as a worker is free for it (a few milliseconds at most), so a
+large ``samples`` costs nothing once the advice stops.
 """
 
 from __future__ import annotations
@@ -17,18 +21,18 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from atout.position import parse_position
-from atout.solver import Cancel
-from atout.solver.advise import (DEFAULT_SAMPLES, NO_TIME, Advice, CardValues, aggregate, check,
-                                 draw)
-
-#: the drawing and the putting together of advices: two threads of their own (the work holds
-#: the GIL, more would not go faster), so that many advices wait for these, not for the
-#: executor a batch's validation needs
-DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="atout-draw")
+from atout.solver.advise import (DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, NO_TIME, Advice, check,
+                                 made, one_card, put_together)
+from atout.solver.race import AGAIN, WAIT, Race
 
 from .pool import SearchPool
 
 __all__ = ["advise_on_pool", "AdviceFailed"]
+
+#: the counting and the putting together of advices: two threads of their own (the work
+#: holds the GIL, more would not go faster), so that many advices wait for these, not for
+#: the executor a batch's validation needs
+DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="atout-draw")
 
 
 class AdviceFailed(RuntimeError):
@@ -41,6 +45,7 @@ class AdviceFailed(RuntimeError):
 
 async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None,
                          samples: int = DEFAULT_SAMPLES, seed: int | None = None,
+                         confidence: float = DEFAULT_CONFIDENCE,
                          time_limit: float | None = None, tt_mb: int | None = None,
                          turns: asyncio.Semaphore | None = None) -> Advice:
     """The advice for the seat to play of position ``obj``, its draws solved on ``pool``.
@@ -51,49 +56,73 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
     its positions)."""
     started = time.perf_counter()
     loop = asyncio.get_running_loop()
-
     deadline = None if time_limit is None else started + time_limit
-
-    stop = Cancel()
 
     def prepare():
         position = check(obj, seat=seat, samples=samples, time_limit=time_limit, seed=seed,
-                         tt_mb=tt_mb)
-        # the limit covers the drawing; a cancelled call stops it at the next deal
-        return draw(position, samples, seed, deadline=deadline, cancel=stop)
+                         tt_mb=tt_mb, confidence=confidence)
+        if len(position.legal_cards()) == 1:
+            return one_card(position, seed, samples, confidence, started)
+        return Race(position, samples, seed, confidence)
 
-    try:
-        draws = await loop.run_in_executor(DRAWING, prepare)
-    except asyncio.CancelledError:
-        stop.set()
-        raise
+    race = await loop.run_in_executor(DRAWING, prepare)
+    if isinstance(race, Advice):
+        return race
     turns = turns or asyncio.Semaphore(pool.size)
-    solved: dict[str, CardValues] = {}
+    changed = asyncio.Condition()
 
-    async def one(key: str) -> None:
-        async with turns:
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                if key != draws.order[0]:
-                    return               # out of time before it began: left out
-                left = NO_TIME           # the first draw is begun: bounds at least
-            answer = await pool.run("cards", draws.deals[key], {"time_limit": left, "tt_mb": tt_mb})
-        if answer[0] == "failed":
-            _, _, what, _, reason = answer
-            raise AdviceFailed(what, reason)
-        _, _, _, nodes, data = answer
-        solved[key] = CardValues(data["exact"], data["values"], data["value"], nodes)
+    def out_of_time() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
 
-    tasks = [asyncio.ensure_future(one(key)) for key in draws.deals]
+    async def solve_draws() -> None:
+        while True:
+            async with changed:
+                while True:
+                    if race.begun and out_of_time():
+                        race.close()
+                    job = race.take()
+                    if job is AGAIN:
+                        continue
+                    if job is not WAIT:
+                        break
+                    try:                     # a look read, or the deadline
+                        await asyncio.wait_for(changed.wait(), 0.05)
+                    except asyncio.TimeoutError:
+                        pass
+            if job is None:
+                return
+            async with turns:
+                left = None if deadline is None else max(deadline - time.perf_counter(), NO_TIME)
+                answer = await pool.run("cards", job.position,
+                                        {"time_limit": left, "tt_mb": tt_mb, "cards": list(job.cards)})
+            if answer[0] == "failed":
+                _, _, what, _, reason = answer
+                raise AdviceFailed(what, reason)
+            _, _, _, nodes, data = answer
+            flags = {}
+            if data["exact"]:
+                drawn = parse_position(job.position)
+                flags = {c: made(drawn, v) for c, v in data["values"].items()}
+            async with changed:
+                race.done(job, data["exact"], data["values"], data["value"], flags, nodes)
+                changed.notify_all()
+            if race.decided:
+                return
+
+    tasks = [asyncio.ensure_future(solve_draws()) for _ in range(pool.size)]
     try:
-        await asyncio.gather(*tasks)
+        pending = set(tasks)
+        while pending:
+            finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in finished:
+                task.result()                # a failed draw fails the advice
+            if race.decided:
+                break                        # the draws still running are not needed
     finally:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    def put_together() -> Advice:
-        results = {key: (parse_position(draws.deals[key]), cv) for key, cv in solved.items()}
-        return aggregate(draws, results, stopped_by="time", seconds=time.perf_counter() - started)
-
-    return await loop.run_in_executor(DRAWING, put_together)
+    return await loop.run_in_executor(
+        DRAWING, lambda: put_together(race, stopped_by="time",
+                                      seconds=time.perf_counter() - started))

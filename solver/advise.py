@@ -2,16 +2,22 @@
 
 >>> from atout.solver.advise import advise                     # doctest: +SKIP
 >>> a = advise(position, samples=100, seed=7)                  # doctest: +SKIP
->>> a.recommended, a.cards[0]["mean"], a.cards[0]["optimal"]   # doctest: +SKIP
+>>> a.recommended, a.certainty, a.cards[1]["p_better"]         # doctest: +SKIP
 
 The deals the seat cannot tell from the true one (:mod:`atout.knowledge`) are drawn
-uniformly (:mod:`atout.sampler`), each drawn deal is solved double dummy for every legal
-card of the seat, and the cards are compared over the draws: the mean value, its standard
-error, how often the card was optimal, how often the contract was made after it, and the
-mean loss against each draw's best card.  The recommended card has the best mean value for
-the seat's camp.  Draws are solved on every core, one search per core (threads: the
-search holds no lock while it runs), each with its own engine and table; identical draws
-are solved once.
+uniformly (:mod:`atout.sampler`), each drawn deal is solved double dummy for the legal
+cards of the seat still in the running, and the cards are compared over the draws, each
+against the recommended card (the best mean for the seat's camp) over the same draws:
+:mod:`atout.solver.race` keeps the draws in order, reads the paired statistics at fixed
+numbers of draws, drops the cards far behind, and stops once the recommended card is
+ahead with the asked confidence — ``samples`` is the most draws, not the number.
+
+A draw's work: the deal's value (the contract's question first, as ``solve`` asks it),
+then the exact value of each card still in the running, each walk starting from what the
+value's probes proved of it.  Draws are solved on every core, one search per core
+(threads: the search holds no lock while it runs), each with its own engine and table;
+a draw left running while other workers have nothing to begin takes their cores for its
+next searches (threads under one search: the slow draw of a look, or the last ones).
 
 Sampling is not proof: see docs/single-dummy.md for how to read the advice (strategy
 fusion, and what the seat is assumed to know).
@@ -19,13 +25,10 @@ fusion, and what the seat is assumed to know).
 
 from __future__ import annotations
 
-import json
-import math
 import os
-import random
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -34,16 +37,16 @@ from atout.cards import EXCUSE, token
 from atout.contract import DECLARER_CAMP
 from atout.errors import PositionError
 from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS
-from atout.knowledge import seat_knowledge
 from atout.position import Position, parse_position
-from atout.sampler import Sampler
+from atout.scoring import made_threshold
 
-from . import make_engine
+from . import MAX_THREADS, ask_made, default_tt_mb, make_engine, _known
 from .cancel import Cancel
 from .params import card_of_code
+from .race import AGAIN, DEFAULT_CONFIDENCE, WAIT, Draws, Race
 
-__all__ = ["Advice", "Draws", "advise", "aggregate", "check", "draw", "made", "solve_cards",
-           "default_workers", "DEFAULT_SAMPLES"]
+__all__ = ["Advice", "Draws", "advise", "check", "draw", "made", "solve_cards", "put_together",
+           "default_workers", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE"]
 
 DEFAULT_SAMPLES = 100
 MAX_SAMPLES = options.MAX_SAMPLES
@@ -59,54 +62,90 @@ def default_workers() -> int:
 
 @dataclass
 class CardValues:
-    """Every legal card's double-dummy value in one deal: ``values`` {card: value} when
-    ``exact``, else {card: [low, high]} proven before a limit stopped the search."""
+    """The double-dummy values of the cards asked in one deal: ``values`` {card: value}
+    when ``exact``, else {card: [low, high]} proven before a limit stopped the search;
+    ``value`` the deal's value (its best card's, every legal card counted) when exact."""
 
     exact: bool
     values: dict
-    value: int | None = None        # the deal's value (the best card's), when exact
+    value: int | None = None
     nodes: int = 0
 
 
-def solve_cards(position: Position, *, time_limit: float | None = None,
-                cancel: Cancel | None = None, tt_mb: int | None = None) -> CardValues:
-    """The value of every legal card of the seat to play, double dummy (the values of
-    ``atout solve --all`` without the line).  A limit or ``cancel`` leaves the proven bounds."""
-    engine = make_engine(position, tt_mb)
+#: the table of a drawn deal's search when none is asked (MB): the solver's own size for
+#: that many cards, at most this, and never growing (a single search may grow its table
+#: to 4 GB; an advice runs one search per core, each a drawn deal from 12 tricks out at
+#: most, which 256 MB holds: docs/search.md, "Memory")
+DRAW_TT_MB = 256
+
+
+def draw_tt_mb(position: Position) -> int:
+    """The table size (MB) of a drawn deal's search at ``position``: see DRAW_TT_MB."""
+    tricks_left = position.rules.hand_size - len(position.played) // position.seats
+    return min(DRAW_TT_MB, default_tt_mb(tricks_left, position.seats))
+
+
+def solve_cards(position: Position, *, cards=None, time_limit: float | None = None,
+                cancel: Cancel | None = None, tt_mb: int | None = None, cancels=(),
+                threads: Callable[[], int] | None = None) -> CardValues:
+    """The value of each legal card of the seat to play in ``cards`` (tokens; None: every
+    one), double dummy, and the deal's value (the values of ``atout solve --all``
+    without the line).  A limit, ``cancel`` or one of ``cancels`` leaves the proven
+    bounds.  ``tt_mb``: the table (default :func:`draw_tt_mb`).  ``threads()``: the
+    threads for each next search (default one)."""
+    engine = make_engine(position, tt_mb or draw_tt_mb(position))
     engine.set_limits(0, float(time_limit or 0))
-    if cancel is not None:
-        cancel.attach(engine)
+    stops = [c for c in (cancel, *cancels) if c is not None]
+    for c in stops:
+        c.attach(engine)
+    start = engine.nodes
     try:
         names = card_of_code(position.rules)
         groups = engine.groups()
-        order = engine.move_codes()
-        maximizing = engine.maximizing()
+        wanted = None if cards is None else set(cards)
+        order = [rep for rep in engine.move_codes()
+                 if wanted is None or any(token(names[c]) in wanted for c in groups[rep])]
 
         def spread(known: dict) -> dict:
-            return {token(names[c]): v for rep, v in known.items() for c in groups[rep]}
+            return {token(names[c]): v for rep, v in known.items() for c in groups[rep]
+                    if wanted is None or token(names[c]) in wanted}
 
-        done, lo, hi = engine.value()
+        def more_threads():
+            if threads is not None:
+                n = max(1, min(MAX_THREADS, threads()))
+                if n != engine.threads:
+                    engine.set_threads(n)
+
+        # The contract's question first: one probe, and never wasted (its bound starts
+        # the value's walk: atout.solver.ask_made)
+        more_threads()
+        done, lo, hi = ask_made(engine, made_threshold(position.contract, position.hands), *engine.bounds())
+        if done:
+            more_threads()
+            done, lo, hi = engine.value(at_least=lo, at_most=hi)
         if not done:
             return CardValues(False, spread({r: list(engine.child_bounds(r)) for r in order}),
-                              nodes=engine.nodes)
+                              nodes=engine.nodes - start)
         value = lo
         values: dict = {}
         for rep in order:
-            # no card is worth more than the value to the camp to play, none less to the other
-            done, clo, chi = engine.child_value(rep, guess=value,
-                                                at_most=value if maximizing else None,
-                                                at_least=None if maximizing else value)
+            # what the value's probes proved of the card, and that no card is worth more
+            # than the value to the camp to play (none less to the other)
+            klo, khi = _known(engine, groups[rep], value)
+            more_threads()
+            done, clo, chi = engine.child_value(rep, guess=min(max(value, klo), khi),
+                                                at_least=klo, at_most=khi)
             if not done:
                 known = {r: [v, v] for r, v in values.items()}
                 known[rep] = [clo, chi]
                 for r in order:
                     known.setdefault(r, list(engine.child_bounds(r)))
-                return CardValues(False, spread(known), nodes=engine.nodes)
+                return CardValues(False, spread(known), nodes=engine.nodes - start)
             values[rep] = clo
-        return CardValues(True, spread(values), value, engine.nodes)
+        return CardValues(True, spread(values), value, engine.nodes - start)
     finally:
-        if cancel is not None:
-            cancel.detach(engine)
+        for c in stops:
+            c.detach(engine)
 
 
 def made(position: Position, value: int) -> bool | None:
@@ -139,18 +178,21 @@ def made(position: Position, value: int) -> bool | None:
 
 @dataclass
 class Advice:
-    """What :func:`advise` found (``to_json``: the ``atout advise`` line)."""
+    """What :func:`advise` found (``to_json``: the ``atout advise`` line; docs/single-dummy.md)."""
 
     id: Any
     seat: int
     maximizing: bool
-    samples: int                   # asked for
+    samples: int                   # the most draws asked for
     seed: int
     deals: float                   # consistent deals (their number)
-    cards: list                    # per legal card, best first: see to_json
-    solved: int = 0                # draws solved exactly
-    limited: int = 0               # draws a limit stopped: their bounds count, in low/high
-    distinct: int = 0              # different deals among the draws
+    cards: list                    # per legal card, the recommended first: see to_json
+    confidence: float = DEFAULT_CONFIDENCE
+    certainty: float | None = None  # 1 - the sum of the other cards' p_better
+    decided: str | None = None     # "confidence", "samples", "one card"; None under a limit
+    solved: int = 0                # the first draws, solved exactly: the means are over them
+    limited: int = 0               # the draws after them: their bounds count, in low/high
+    distinct: int = 0              # different deals among the draws counted
     value: float | None = None     # the mean double-dummy value of the draws solved
     status: str = "ok"
     stopped_by: str | None = None
@@ -158,13 +200,13 @@ class Advice:
     seconds: float = 0.0
     recommended: str | None = None
     best: list = field(default_factory=list)
-    #: the draws solved exactly: [(how many times drawn, {card: value})] (not in to_json)
-    draws: list = field(default_factory=list, repr=False)
 
     def to_json(self) -> dict:
         obj = {"id": self.id, "status": self.status, "seat": self.seat, "to_play": self.seat,
                "maximizing": self.maximizing, "recommended": self.recommended,
-               "best": self.best, "samples": self.samples, "solved": self.solved,
+               "best": self.best, "certainty": _round(self.certainty),
+               "confidence": self.confidence, "decided": self.decided,
+               "samples": self.samples, "solved": self.solved,
                "limited": self.limited, "distinct": self.distinct,
                "deals": _number(self.deals), "seed": self.seed,
                "value": _round(self.value), "cards": self.cards,
@@ -184,7 +226,7 @@ def _number(n):
 
 
 def check(position, *, seat=None, samples=DEFAULT_SAMPLES, time_limit=None, workers=None,
-          tt_mb=None, seed=None) -> Position:
+          tt_mb=None, seed=None, confidence=None) -> Position:
     """The position of an advice request and its options, checked (through
     :mod:`atout.options`, as every interface checks them): a PositionError names the field."""
     if not isinstance(position, Position):
@@ -205,44 +247,9 @@ def check(position, *, seat=None, samples=DEFAULT_SAMPLES, time_limit=None, work
         options.workers(workers)
     if tt_mb is not None:
         options.tt_mb(tt_mb)
+    if confidence is not None:
+        options.confidence(confidence)
     return position
-
-
-@dataclass
-class Draws:
-    """The deals drawn for an advice, in the order drawn: ``order`` their keys (a deal
-    drawn twice is there twice), ``deals`` {key: position object}, ``weight`` {key: how
-    many times drawn}; ``count`` consistent deals in all; ``samples`` the most asked for."""
-
-    position: Position
-    seat: int
-    seed: int
-    samples: int
-    count: float
-    deals: dict
-    weight: dict
-    order: list = field(default_factory=list)
-    stream: Any = field(default=None, repr=False)
-
-    @classmethod
-    def start(cls, position: Position, samples: int, seed: int | None = None) -> "Draws":
-        """Nothing drawn yet: the consistent deals of the seat to play of ``position``
-        counted, ready to draw with ``seed`` (None: a new seed)."""
-        seed = random.SystemRandom().randrange(2 ** 32) if seed is None else int(seed)
-        sampler = Sampler(seat_knowledge(position, position.to_play))
-        return cls(position, position.to_play, seed, int(samples), sampler.count(), {}, {},
-                   stream=sampler.stream(random.Random(seed)))
-
-    def next(self) -> tuple[str, bool]:
-        """One more deal drawn: (its key, whether it was not drawn before)."""
-        obj = next(self.stream)
-        key = json.dumps([obj["hands"], obj["contract"]], sort_keys=True)
-        self.order.append(key)
-        self.weight[key] = self.weight.get(key, 0) + 1
-        new = key not in self.deals
-        if new:
-            self.deals[key] = obj
-        return key, new
 
 
 def _out_of_time(deadline: float | None, cancel: Cancel | None) -> bool:
@@ -253,9 +260,10 @@ def _out_of_time(deadline: float | None, cancel: Cancel | None) -> bool:
 def draw(position: Position, samples: int, seed: int | None = None, *,
          deadline: float | None = None, cancel: Cancel | None = None) -> Draws:
     """``samples`` deals the seat to play of ``position`` (checked) cannot tell from the
-    true one, drawn uniformly with ``seed`` (None: a new seed); a deal drawn twice is kept
-    once, with its weight.  Drawing stops early at ``deadline`` (a ``time.perf_counter()``
-    time) or when ``cancel`` is set, keeping what was drawn (one deal at least)."""
+    true one, drawn uniformly with ``seed`` (None: a new seed), in the order
+    :func:`advise` draws them; a deal drawn twice is kept once, with its weight.  Drawing
+    stops early at ``deadline`` (a ``time.perf_counter()`` time) or when ``cancel`` is
+    set, keeping what was drawn (one deal at least)."""
     draws = Draws.start(position, samples, seed)
     while len(draws.order) < draws.samples and not (draws.order and _out_of_time(deadline, cancel)):
         draws.next()
@@ -267,133 +275,161 @@ def draw(position: Position, samples: int, seed: int | None = None, *,
 NO_TIME = 1e-3
 
 
+def one_card(position: Position, seed: int | None, samples: int, confidence: float,
+             started: float) -> Advice:
+    """The advice where the seat has one legal card: that card, at once (nothing drawn
+    and nothing solved; the consistent deals are counted all the same, in milliseconds)."""
+    con = position.contract
+    only = token(position.legal_cards()[0])
+    draws = Draws.start(position, samples, seed)
+    row = {"card": only, "mean": None, "se": None, "optimal": None, "made": None, "loss": None,
+           "draws": 0, "behind": 0.0, "behind_se": 0.0, "p_better": None}
+    return Advice(id=position.id, seat=position.to_play,
+                  maximizing=con.camp[position.to_play] == con.maximizer, samples=samples,
+                  seed=draws.seed, deals=draws.count, cards=[row],
+                  confidence=confidence, certainty=1.0, decided="one card", recommended=only,
+                  best=[only], seconds=time.perf_counter() - started)
+
+
 def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
-           seed: int | None = None, time_limit: float | None = None,
-           workers: int | None = None, tt_mb: int | None = None,
-           cancel: Cancel | None = None,
+           seed: int | None = None, confidence: float = DEFAULT_CONFIDENCE,
+           time_limit: float | None = None, workers: int | None = None,
+           tt_mb: int | None = None, cancel: Cancel | None = None,
            progress: Callable[[int, int], None] | None = None) -> Advice:
     """Advice for the seat to play of ``position`` (a Position or a position object),
     from what it knows.
 
-    ``samples`` deals are drawn (with ``seed``; None draws a seed, reported in the
-    advice), uniformly among those the seat cannot tell from the true one, and solved on
-    ``workers`` threads (default: every core) as they are drawn.  ``time_limit`` (seconds)
-    bounds the whole advice, the drawing as the solving: a draw whose search it stops
-    counts with its proven bounds (``limited``), draws not begun are left out (the last
-    ones drawn: the first is always begun, so that an advice has bounds at least).
-    ``cancel`` (a :class:`~atout.solver.Cancel`) stops it the same way.  ``progress(done,
-    total)`` is called as draws are solved.  ``seat``, when given, must be the seat to
-    play.  Bad input raises :class:`~atout.errors.PositionError` (``field``: ``seat``,
-    ``played``, ``samples``, ``seed``, ``time_limit``, ``workers``, ``tt_mb``).
+    Deals are drawn (with ``seed``; None draws a seed, reported in the advice) uniformly
+    among those the seat cannot tell from the true one, and solved on ``workers`` threads
+    (default: every core) as they are drawn, until the recommended card is ahead of every
+    other with probability ``confidence`` (1: never early) or ``samples`` draws are
+    solved (see :mod:`atout.solver.race`).  A seat with one legal card is answered at
+    once.  ``time_limit`` (seconds) bounds the whole advice, the drawing as the solving:
+    a draw whose search it stops counts with its proven bounds, draws not begun are left
+    out (the first draw is always begun, so that an advice has bounds at least).
+    ``cancel`` (a :class:`~atout.solver.Cancel`) stops it the same way.
+    ``progress(done, total)`` is called as draws are solved.  ``seat``, when given, must be
+    the seat to play.  Bad input raises :class:`~atout.errors.PositionError` (``field``:
+    ``seat``, ``played``, ``samples``, ``seed``, ``confidence``, ``time_limit``,
+    ``workers``, ``tt_mb``).
     """
     started = time.perf_counter()
     position = check(position, seat=seat, samples=samples, time_limit=time_limit,
-                     workers=workers, tt_mb=tt_mb, seed=seed)
+                     workers=workers, tt_mb=tt_mb, seed=seed, confidence=confidence)
+    if len(position.legal_cards()) == 1:
+        return one_card(position, seed, samples, confidence, started)
     deadline = None if time_limit is None else started + time_limit
     cancel = cancel or Cancel()
-    draws = Draws.start(position, samples, seed)
-    results: dict[str, tuple] = {}
-    done_count = [0]
-    lock = threading.Lock()
-
-    def solve_one(key: str, first: bool):
-        left = None if deadline is None else deadline - time.perf_counter()
-        if not first and (cancel.is_set() or (left is not None and left <= 0)):
-            return
-        drawn_pos = parse_position(draws.deals[key])
-        result = solve_cards(drawn_pos, time_limit=None if left is None else max(left, NO_TIME),
-                             cancel=cancel, tt_mb=tt_mb)
-        with lock:
-            results[key] = (drawn_pos, result)
-            done_count[0] += draws.weight[key]
-            if progress is not None:
-                progress(done_count[0], draws.samples)
-
-    # The deals are drawn as the searches need them, a few ahead so that no search waits,
-    # and the limits are checked between two draws: a large --samples costs the time it
-    # is given, no more (drawing takes 0.05-1 ms a deal, solving one far longer).
+    finish = Cancel()              # the draws begun after the look that decided
+    race = Race(position, samples, seed, confidence)
+    lock = threading.Condition()
     n_workers = workers or default_workers()
-    with ThreadPoolExecutor(max_workers=n_workers, thread_name_prefix="atout-advise") as pool:
-        running: set = set()
+    state = {"idle": 0, "running": 0}
+
+    def share() -> int:
+        """The threads of a running draw's next search: its core, and its share of the
+        cores whose workers have nothing to begin (the slow draw left at a look or at the
+        end gets them)."""
+        return 1 + state["idle"] // max(1, state["running"])
+
+    def work() -> None:
         while True:
-            while (len(running) < 2 * n_workers and len(draws.order) < draws.samples
-                   and not (draws.order and _out_of_time(deadline, cancel))):
-                key, new = draws.next()
-                if new:
-                    running.add(pool.submit(solve_one, key, len(draws.order) == 1))
-            if not running:
-                break
-            finished, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                future.result()
-    return aggregate(draws, results, stopped_by="cancel" if cancel.is_set() else "time",
-                     seconds=time.perf_counter() - started)
+            with lock:
+                while True:
+                    if race.begun and _out_of_time(deadline, cancel):
+                        race.close()
+                    job = race.take()
+                    if job is AGAIN:
+                        continue
+                    if job is not WAIT:
+                        break
+                    state["idle"] += 1
+                    lock.wait(0.05)        # a look read, a limit, a cancel: checked again
+                    state["idle"] -= 1
+                if job is None:
+                    state["idle"] += 1     # for good: this core is free for the others
+                    lock.notify_all()
+                    return
+                state["running"] += 1
+            left = None if deadline is None else max(deadline - time.perf_counter(), NO_TIME)
+            try:
+                drawn = parse_position(job.position)
+                result = solve_cards(drawn, cards=job.cards, time_limit=left, tt_mb=tt_mb,
+                                     cancels=(cancel, finish), threads=share)
+                flags = {c: made(drawn, v) for c, v in result.values.items()} if result.exact else {}
+            except BaseException:
+                with lock:           # no worker waits for a look this draw will never reach
+                    race.close()
+                    lock.notify_all()
+                raise
+            finally:
+                with lock:
+                    state["running"] -= 1
+            with lock:
+                race.done(job, result.exact, result.values, result.value, flags, result.nodes)
+                if race.decided:
+                    finish.set()
+                if progress is not None:
+                    progress(min(race.prefix, race.counted()), race.samples)
+                lock.notify_all()
+
+    with ThreadPoolExecutor(max_workers=n_workers, thread_name_prefix="atout-advise") as pool:
+        for future in [pool.submit(work) for _ in range(n_workers)]:
+            future.result()
+    return put_together(race, stopped_by="cancel" if cancel.is_set() else "time",
+                        seconds=time.perf_counter() - started)
 
 
-def aggregate(draws: Draws, results: dict, stopped_by: str = "time",
-              seconds: float = 0.0) -> Advice:
-    """The advice from the draws solved: ``results`` {key: (the drawn Position, its
-    CardValues)}; draws missing from it were not begun.  ``stopped_by``: why, if any draw
-    is missing or was stopped."""
-    position, seat, weight, samples = draws.position, draws.seat, draws.weight, draws.samples
-    maximizing = position.contract.camp[seat] == position.contract.maximizer
-    sign = 1 if maximizing else -1
-    cards = sorted({c for _, r in results.values() for c in r.values})
-    if not cards:
-        cards = sorted(token(c) for c in position.legal_cards())
-    exact = [(weight[k], p, r) for k, (p, r) in results.items() if r.exact]
-    limited = [(weight[k], r) for k, (_, r) in results.items() if not r.exact]
-    n_exact = sum(w for w, _, _ in exact)
-    n_limited = sum(w for w, _ in limited)
-    advice = Advice(id=position.id, seat=seat, maximizing=maximizing, samples=samples,
-                    seed=draws.seed, deals=draws.count, cards=[], solved=n_exact, limited=n_limited,
-                    distinct=len(results),
-                    nodes=sum(r.nodes for _, r in results.values()))
-    advice.draws = [(w, r.values) for w, _, r in exact]
-    if n_exact:
-        advice.value = sum(w * r.value for w, _, r in exact) / n_exact
+def put_together(race: Race, stopped_by: str = "time", seconds: float = 0.0) -> Advice:
+    """The advice from what ``race`` has solved (every search it began is over).
+    ``stopped_by``: why, if a limit stopped it."""
+    position = race.position
+    summary = race.summary()
+    counted = race.counted()
+    limited = counted - race.prefix
+    advice = Advice(id=position.id, seat=position.to_play, maximizing=race.sign > 0,
+                    samples=race.samples, seed=race.draws.seed, deals=race.draws.count,
+                    cards=[], confidence=race.confidence, solved=race.prefix, limited=limited,
+                    distinct=len(set(race.draws.order[:counted])), nodes=race.nodes,
+                    seconds=seconds)
+    if race.prefix:
+        advice.value = race.pairs.best_sum / race.prefix
     rows = []
-    for c in cards:
-        row: dict = {"card": c}
-        if n_exact:
-            vals = [(w, r.values[c], r.value, p) for w, p, r in exact]
-            mean = sum(w * v for w, v, _, _ in vals) / n_exact
-            row["mean"] = round(mean, 4)
-            if n_exact > 1:
-                var = sum(w * (v - mean) ** 2 for w, v, _, _ in vals) / (n_exact - 1)
-                row["se"] = round(math.sqrt(var / n_exact), 4)
-            else:
-                row["se"] = None
-            row["optimal"] = round(sum(w for w, v, best, _ in vals if v == best) / n_exact, 4)
-            made_flags = [(w, made(p, v)) for w, v, _, p in vals]
-            row["made"] = (None if any(m is None for _, m in made_flags)
-                           else round(sum(w for w, m in made_flags if m) / n_exact, 4))
-            row["loss"] = round(sum(w * sign * (best - v) for w, v, best, _ in vals) / n_exact, 4)
-        else:
-            row.update(mean=None, se=None, optimal=None, made=None, loss=None)
-        if n_limited:
-            total = n_exact + n_limited
-            lows = sum(w * r.values[c] for w, _, r in exact) + sum(w * r.values[c][0] for w, r in limited)
-            highs = sum(w * r.values[c] for w, _, r in exact) + sum(w * r.values[c][1] for w, r in limited)
-            row["low"], row["high"] = round(lows / total, 4), round(highs / total, 4)
+    bounds = race.bounds() if limited else None
+    for i, card in enumerate(race.cards):
+        stats = summary["rows"][i]
+        row = {"card": card}
+        for name in ("mean", "se", "optimal", "made", "loss", "draws", "behind", "behind_se",
+                     "p_better"):
+            v = stats[name]
+            row[name] = _round(v) if isinstance(v, float) else v
+        if bounds is not None and bounds[i] is not None:
+            row["low"], row["high"] = round(bounds[i][0], 4), round(bounds[i][1], 4)
         rows.append(row)
+    rec = summary["rec"]
+    if rec is None:
+        # no draw solved exactly: by the middle of the bounds proven (the first draw is
+        # always begun, so there are some)
+        scored = [i for i in range(len(rows)) if "low" in rows[i]]
+        if scored:
+            rec = min(scored, key=lambda i: (-race.sign * (rows[i]["low"] + rows[i]["high"]), i))
+            mid = rows[rec]["low"] + rows[rec]["high"]
+            summary["best"] = [i for i in scored if rows[i]["low"] + rows[i]["high"] == mid]
+    if rec is not None:
+        advice.recommended = race.cards[rec]
+        advice.best = sorted(race.cards[i] for i in summary["best"])
+        advice.certainty = summary["certainty"]
 
-    def score(row):
-        if row["mean"] is not None:
-            mid = row["mean"]
-        elif "low" in row:
-            mid = (row["low"] + row["high"]) / 2
-        else:
-            mid = 0
-        return (-sign * mid, -(row["optimal"] or 0), row["loss"] or 0)
-
-    rows.sort(key=score)
+        def order(i):
+            behind = summary["rows"][i]["behind"]
+            mid = rows[i]["low"] + rows[i]["high"] if "low" in rows[i] else 0
+            return (i != rec, behind is None, behind or 0, -race.sign * mid, i)
+        rows = [rows[i] for i in sorted(range(len(rows)), key=order)]
     advice.cards = rows
-    if rows and (n_exact or n_limited):
-        advice.recommended = rows[0]["card"]
-        top = score(rows[0])[0]
-        advice.best = sorted(r["card"] for r in rows if abs(score(r)[0] - top) < 1e-9)
-    if advice.limited or advice.solved < samples:
+    if race.decided:
+        advice.decided = "confidence"
+    elif race.prefix == race.samples:
+        advice.decided = "samples"
+    else:
         advice.status, advice.stopped_by = "limit", stopped_by
-    advice.seconds = seconds
     return advice

@@ -27,7 +27,6 @@ report's ``single_dummy`` object says how many were judged and, when not all, wh
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
@@ -59,18 +58,14 @@ def judge(position: Position, card: str, *, samples: int = DEFAULT_SAMPLES, seed
         return {"best": legal, "cost": 0.0, "se": 0.0, "samples": 0, "limited": 0}, True
     advice = advise(position, samples=samples, seed=seed, time_limit=time_limit,
                     workers=workers, tt_mb=tt_mb, cancel=cancel)
-    sign = 1 if advice.maximizing else -1
-    n = sum(w for w, _ in advice.draws)
     out = {"best": advice.best, "cost": None, "se": None, "samples": advice.solved,
            "limited": advice.limited}
-    if n and advice.recommended is not None:
-        rec = advice.recommended
-        diffs = [(w, sign * (values[rec] - values[card])) for w, values in advice.draws]
-        mean = sum(w * d for w, d in diffs) / n
-        out["cost"] = round(max(mean, 0.0), 4)
-        if n > 1:
-            var = sum(w * (d - mean) ** 2 for w, d in diffs) / (n - 1)
-            out["se"] = round(math.sqrt(var / n), 4)
+    row = next(r for r in advice.cards if r["card"] == card)
+    if advice.solved and row["behind"] is not None:
+        # the card's loss against the recommended card over the draws that valued both
+        # (a card far behind is no longer valued once that is sure: its draws are fewer)
+        out["cost"] = round(max(row["behind"], 0.0), 4)
+        out["se"] = row["behind_se"]
     return out, advice.status == "ok"
 
 

@@ -73,9 +73,14 @@ ONE_DEAL = _one_deal_positions()
 
 @pytest.mark.parametrize("pos", ONE_DEAL, ids=[f"{p.game}-{len(p.played)}" for p in ONE_DEAL])
 def test_one_consistent_deal_is_solve_all(pos):
-    """When the seat's knowledge leaves one deal, the advice is solve --all of it."""
+    """When the seat's knowledge leaves one deal, the advice is solve --all of it (a
+    seat with one legal card is answered at once, nothing solved)."""
     a = advise(pos, samples=7, seed=1, workers=2)
     r = solve(pos, all_cards=True)
+    if len(r.cards) == 1:
+        assert a.recommended == a.best[0] == next(iter(r.cards)) and a.decided == "one card"
+        assert a.solved == 0 and a.nodes == 0 and a.deals == 1
+        return
     assert a.status == "ok" and a.deals == 1 and a.distinct == 1 and a.solved == 7
     assert a.value == r.value
     assert {row["card"]: row["mean"] for row in a.cards} == r.cards
@@ -106,7 +111,7 @@ def test_the_mean_is_the_mean_over_the_consistent_deals():
     for obj in deals:
         for c, v in solve(parse_position(obj), all_cards=True).cards.items():
             exact.setdefault(c, []).append(v)
-    a = advise(pos, samples=3000, seed=5, workers=2)
+    a = advise(pos, samples=3000, seed=5, workers=2, confidence=1)
     assert a.distinct == len(deals)
     for row in a.cards:
         truth = sum(exact[row["card"]]) / len(deals)
@@ -119,6 +124,7 @@ def test_same_seed_same_advice():
     two = advise(pos, samples=30, seed=42, workers=2).to_json()
     for obj in (one, two):
         obj.pop("seconds")
+        obj.pop("nodes")        # the work: a draw left alone searches on several threads
     assert one == two
     other = advise(pos, samples=30, seed=43, workers=2)
     assert other.seed == 43 and advise(pos, samples=2).seed is not None
@@ -167,8 +173,10 @@ def _eight_tricks():
 def test_the_time_limit_covers_the_drawing():
     """--samples 100000 --time-limit 1: the deals are drawn as they are solved, the limit
     stops the drawing too, and the advice answers with the draws it had (it used to draw
-    all 100,000 first, for about 45 s, then answer recommended null)."""
-    a = advise(_eight_tricks(), samples=100_000, seed=3, time_limit=1.0, workers=2)
+    all 100,000 first, for about 45 s, then answer recommended null).  Confidence 1: the
+    advice never stops early, so the limit is what ends it however fast the machine."""
+    a = advise(_eight_tricks(), samples=100_000, seed=3, time_limit=1.0, workers=2,
+               confidence=1)
     assert a.status == "limit" and a.stopped_by == "time"
     assert a.recommended is not None and a.solved >= 1
     assert a.solved + a.limited < 20_000
@@ -176,12 +184,13 @@ def test_the_time_limit_covers_the_drawing():
 
 def test_cancel_stops_the_drawing():
     """Ctrl-C a moment after the start (while 100,000 deals would still be drawing):
-    the advice stops and answers with the draws begun so far."""
+    the advice stops and answers with the draws begun so far (confidence 1: never early)."""
     cancel = Cancel()
     timer = threading.Timer(0.3, cancel.set)
     timer.start()
     try:
-        a = advise(_eight_tricks(), samples=100_000, seed=3, workers=2, cancel=cancel)
+        a = advise(_eight_tricks(), samples=100_000, seed=3, workers=2, cancel=cancel,
+                   confidence=1)
     finally:
         timer.cancel()
     assert a.status == "limit" and a.stopped_by == "cancel"
@@ -239,8 +248,9 @@ def test_cli_advise_lines_and_text(tmp_path):
         assert line["status"] == "ok" and line["seat"] == pos.to_play and line["seed"] == 3
         assert {row["card"] for row in line["cards"]} == {token(c) for c in pos.legal_cards()}
     again = _atout("advise", str(path), "--samples", "8", "--seed", "3")
-    strip = [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in again.stdout.splitlines()]
-    assert strip == [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
+    work = ("seconds", "nodes")
+    strip = [{k: v for k, v in json.loads(x).items() if k not in work} for x in again.stdout.splitlines()]
+    assert strip == [{k: v for k, v in line.items() if k not in work} for line in lines]
     text = _atout("advise", str(path), "--samples", "8", "--seed", "3", "--text", "--ascii")
     assert text.returncode == 0 and "p0:" in text.stdout and "from what it can see" in text.stdout
     assert "play " in text.stdout and "optimal" in text.stdout
@@ -336,3 +346,110 @@ def test_text_keeps_the_partner_hidden_until_the_seat_can_know():
         assert "partner" not in head and "alone" not in head, head
         assert "partner" in contract_text(pos) or "alone" in contract_text(pos)  # all seen
         checked += 1
+
+
+# -- paired statistics, stopping early, what the seat cannot see -------------------------------
+
+def test_behind_is_the_paired_loss_over_the_same_draws():
+    """Each card's behind / behind_se / p_better: its loss against the recommended card in
+    each of the first ``draws`` draws (the deals draw() draws, in order), each deal solved
+    on its own with solve --all."""
+    rng = random.Random("paired")
+    while True:
+        pos = parse_position(random_endgame(rng, "fr4", 3, partial=True))
+        if len(pos.legal_cards()) >= 3:
+            break
+    a = advise(pos, samples=25, seed=4, workers=2, confidence=1)
+    deals = draw(pos, a.solved, seed=4)
+    values = [solve(parse_position(deals.deals[key]), all_cards=True).cards for key in deals.order]
+    sign = 1 if a.maximizing else -1
+    rec = a.recommended
+    assert a.cards[0]["card"] == rec and a.solved == 25
+    for row in a.cards[1:]:
+        d = [sign * (v[rec] - v[row["card"]]) for v in values[:row["draws"]]]
+        assert row["behind"] == pytest.approx(sum(d) / len(d), abs=1e-4)
+        assert row["mean"] == pytest.approx(sum(v[row["card"]] for v in values[:row["draws"]]) / len(d), abs=1e-4)
+        if len(set(d)) > 1:
+            assert 0 <= row["p_better"] <= 1 and row["behind_se"] > 0
+
+
+def test_stops_early_once_sure():
+    """A position where one card is clearly best stops at the first look, and says so;
+    the same seed gives the same advice; --confidence 1 draws them all."""
+    rng = random.Random("sure")
+    for _ in range(200):
+        pos = parse_position(random_endgame(rng, "fr3", 3))
+        if len(pos.legal_cards()) < 3:
+            continue
+        a = advise(pos, samples=60, seed=2, workers=2)
+        if a.decided == "confidence":
+            break
+    assert a.status == "ok" and a.solved < 60 and a.certainty >= 0.95
+    assert sum(row["p_better"] or 0 for row in a.cards) == pytest.approx(1 - a.certainty, abs=1e-3)
+    again = advise(pos, samples=60, seed=2, workers=1)
+    assert again.recommended == a.recommended and again.cards == a.cards
+    every = advise(pos, samples=60, seed=2, workers=2, confidence=1)
+    assert every.decided == "samples" and every.solved == 60
+
+
+def test_one_legal_card_answers_at_once():
+    rng = random.Random("one card")
+    while True:
+        pos = parse_position(random_endgame(rng, "fr4", 2, partial=True))
+        if len(pos.legal_cards()) == 1:
+            break
+    a = advise(pos, samples=100, seed=1)
+    only = token(pos.legal_cards()[0])
+    assert a.recommended == only and a.best == [only] and a.decided == "one card"
+    assert a.solved == 0 and a.nodes == 0 and a.status == "ok" and a.deals >= 1
+    json.dumps(a.to_json())
+
+
+def test_no_peeking():
+    """Two deals the seat to play cannot tell apart get the same advice, card for card:
+    it reads nothing the seat does not see."""
+    from atout.knowledge import view
+    rng = random.Random("peek")
+    for game in GAMES:
+        pos = parse_position(random_endgame(rng, game, 3, partial=True))
+        k = seat_knowledge(pos, pos.to_play)
+        other = next(p for p in map(parse_position, Sampler(k).positions(rng, 30))
+                     if p.hands != pos.hands)
+        assert view(other, pos.to_play) == view(pos, pos.to_play)
+        one, two = (advise(p, samples=12, seed=5, workers=2).to_json() for p in (pos, other))
+        for obj in (one, two):
+            del obj["seconds"], obj["nodes"]
+        assert one == two, game
+
+
+def test_a_failing_draw_fails_the_advice_without_a_hang(monkeypatch):
+    """A search that raises (a bug) ends the advice with that error: no worker is left
+    waiting for a look that draw would have completed."""
+    import atout.solver.advise as advice_module
+    real, calls = advice_module.solve_cards, []
+
+    def failing(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise RuntimeError("a bug")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(advice_module, "solve_cards", failing)
+    with pytest.raises(RuntimeError, match="a bug"):
+        advise(_eight_tricks(), samples=40, seed=1, workers=2)
+
+
+def test_a_draw_left_alone_gets_the_idle_cores(monkeypatch):
+    """One draw and four workers: the three with nothing to begin give their cores to the
+    draw's searches (threads under one search)."""
+    import atout.solver.advise as advice_module
+    real, seen = advice_module.solve_cards, []
+
+    def watching(*args, threads=None, **kwargs):
+        deadline = time.monotonic() + 30
+        while threads() == 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen.append(threads())
+        return real(*args, threads=threads, **kwargs)
+    monkeypatch.setattr(advice_module, "solve_cards", watching)
+    a = advise(_eight_tricks(), samples=1, seed=1, workers=4)
+    assert a.solved == 1 and seen == [4]

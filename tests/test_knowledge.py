@@ -457,6 +457,29 @@ def test_at4_talon_by_contract():
                 assert (set(k.known[place]) == {card(t) for t in cards}) == expect or not cards
 
 
+@pytest.mark.parametrize("bid", ["piccolo_ouvert", "zwiccolo_ouvert", "triccolo_ouvert",
+                                 "bettler_ouvert"])
+def test_at4_ouvert_lays_the_declarers_hand_open(bid):
+    """An ouvert game's declarer lays its hand open after the first trick (seed 003): from
+    then on every seat knows it and every draw keeps it; during the first trick it is
+    still hidden (the other seats see only what it played)."""
+    rng = random.Random(f"ouvert-{bid}")
+    later = parse_position(random_endgame(rng, "at4", 8, bid=bid, partial=True))
+    declarer = later.contract.declarer
+    for seat in range(4):
+        k = seat_knowledge(later, seat)
+        assert set(k.known[declarer]) == set(later.hands[declarer])
+        assert k.capacity[declarer] == 0
+        hands = {tuple(s["hands"][declarer]) for s in Sampler(k).positions(rng, 20)}
+        assert hands == {tuple(tokens(sorted(later.hands[declarer])))}
+    first = parse_position(random_endgame(rng, "at4", 12, bid=bid, partial=True))
+    assert not first.tricks
+    other = (first.contract.declarer + 1) % 4
+    k = seat_knowledge(first, other)
+    assert k.capacity[first.contract.declarer] > 0
+    assert view(first, other)["open_hands"] == {}
+
+
 def test_trischaken_talon_seen_trick_by_trick():
     rng = random.Random(15)
     obj = random_endgame(rng, "at4", 9, bid="trischaken", partial=True)    # trick 4 on the table

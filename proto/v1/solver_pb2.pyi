@@ -252,7 +252,7 @@ class AdviseRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., seat: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
 
 class CardAdvice(_message.Message):
-    __slots__ = ("card", "mean", "se", "optimal", "made", "loss", "low", "high")
+    __slots__ = ("card", "mean", "se", "optimal", "made", "loss", "low", "high", "draws", "behind", "behind_se", "p_better")
     CARD_FIELD_NUMBER: _ClassVar[int]
     MEAN_FIELD_NUMBER: _ClassVar[int]
     SE_FIELD_NUMBER: _ClassVar[int]
@@ -261,6 +261,10 @@ class CardAdvice(_message.Message):
     LOSS_FIELD_NUMBER: _ClassVar[int]
     LOW_FIELD_NUMBER: _ClassVar[int]
     HIGH_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    BEHIND_FIELD_NUMBER: _ClassVar[int]
+    BEHIND_SE_FIELD_NUMBER: _ClassVar[int]
+    P_BETTER_FIELD_NUMBER: _ClassVar[int]
     card: str
     mean: float
     se: float
@@ -269,10 +273,14 @@ class CardAdvice(_message.Message):
     loss: float
     low: float
     high: float
-    def __init__(self, card: _Optional[str] = ..., mean: _Optional[float] = ..., se: _Optional[float] = ..., optimal: _Optional[float] = ..., made: _Optional[float] = ..., loss: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ...) -> None: ...
+    draws: int
+    behind: float
+    behind_se: float
+    p_better: float
+    def __init__(self, card: _Optional[str] = ..., mean: _Optional[float] = ..., se: _Optional[float] = ..., optimal: _Optional[float] = ..., made: _Optional[float] = ..., loss: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., draws: _Optional[int] = ..., behind: _Optional[float] = ..., behind_se: _Optional[float] = ..., p_better: _Optional[float] = ...) -> None: ...
 
 class Advice(_message.Message):
-    __slots__ = ("text_id", "number_id", "status", "seat", "maximizing", "recommended", "best", "samples", "solved", "limited", "distinct", "deals", "seed", "value", "cards", "nodes", "seconds", "stopped_by")
+    __slots__ = ("text_id", "number_id", "status", "seat", "maximizing", "recommended", "best", "samples", "solved", "limited", "distinct", "deals", "seed", "value", "cards", "nodes", "seconds", "stopped_by", "certainty", "confidence", "decided")
     TEXT_ID_FIELD_NUMBER: _ClassVar[int]
     NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -291,6 +299,9 @@ class Advice(_message.Message):
     NODES_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
+    CERTAINTY_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    DECIDED_FIELD_NUMBER: _ClassVar[int]
     text_id: str
     number_id: int
     status: Status
@@ -309,7 +320,10 @@ class Advice(_message.Message):
     nodes: int
     seconds: float
     stopped_by: str
-    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., seat: _Optional[int] = ..., maximizing: _Optional[bool] = ..., recommended: _Optional[str] = ..., best: _Optional[_Iterable[str]] = ..., samples: _Optional[int] = ..., solved: _Optional[int] = ..., limited: _Optional[int] = ..., distinct: _Optional[int] = ..., deals: _Optional[float] = ..., seed: _Optional[int] = ..., value: _Optional[float] = ..., cards: _Optional[_Iterable[_Union[CardAdvice, _Mapping]]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., stopped_by: _Optional[str] = ...) -> None: ...
+    certainty: float
+    confidence: float
+    decided: str
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., seat: _Optional[int] = ..., maximizing: _Optional[bool] = ..., recommended: _Optional[str] = ..., best: _Optional[_Iterable[str]] = ..., samples: _Optional[int] = ..., solved: _Optional[int] = ..., limited: _Optional[int] = ..., distinct: _Optional[int] = ..., deals: _Optional[float] = ..., seed: _Optional[int] = ..., value: _Optional[float] = ..., cards: _Optional[_Iterable[_Union[CardAdvice, _Mapping]]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., stopped_by: _Optional[str] = ..., certainty: _Optional[float] = ..., confidence: _Optional[float] = ..., decided: _Optional[str] = ...) -> None: ...
 
 class AdviseBatchRequest(_message.Message):
     __slots__ = ("positions", "samples", "seed", "time_limit")
