@@ -122,10 +122,12 @@ def _read_certificate(path: str, what: str) -> bytes:
     return data
 
 
-def _advice_options(request, samples, seed, time_limit) -> None:
+def _advice_options(request, samples, seed, time_limit, confidence=None) -> None:
     """An advice's options through atout.options' checks (a PositionError names the field)."""
     if samples is not None:
         request.samples = options.samples(samples)
+    if confidence is not None:
+        request.confidence = options.confidence(confidence)
     if seed is not None:
         request.seed = options.seed(seed)
     _limits(request, time_limit, None)
@@ -219,24 +221,26 @@ class Client:
 
     def advise(self, position, *, seat: int | None = None, samples: int | None = None,
                seed: int | None = None, time_limit: float | None = None,
-               timeout: float | None = None) -> dict:
-        """As ``atout advise``: the advice line as a dict (``Advice.to_json()``)."""
+               confidence: float | None = None, timeout: float | None = None) -> dict:
+        """As ``atout advise``: the advice line as a dict (``Advice.to_json()``);
+        ``confidence``: as ``--confidence`` (None: the server's default, 0.95)."""
         request = pb.AdviseRequest(position=_checked(position)[0])
         if seat is not None:
             request.seat = seat
-        _advice_options(request, samples, seed, time_limit)
+        _advice_options(request, samples, seed, time_limit, confidence)
         reply = self._call(self.stub.Advise, request, timeout)
         return convert.advice_object(reply)
 
     def advise_batch(self, positions: Iterable[Any], *, samples: int | None = None,
                      seed: int | None = None, time_limit: float | None = None,
+                     confidence: float | None = None,
                      timeout: float | None = None) -> Iterator[tuple[int, dict]]:
         """(index, advice dict) for every position (each for its seat to play), in the
         order they finish; one call, refused whole if any position is bad."""
         request = pb.AdviseBatchRequest()
         for i, p in enumerate(positions):
             request.positions.append(_checked(p, f"positions[{i}].")[0])
-        _advice_options(request, samples, seed, time_limit)
+        _advice_options(request, samples, seed, time_limit, confidence)
         for reply in self._stream(self.stub.AdviseBatch, request, timeout):
             yield reply.index, convert.advice_object(reply.advice)
 

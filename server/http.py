@@ -9,7 +9,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/analyze   {"position": {...}, "start": 40, "time_limit": 20}
                         -> the `atout analyze --json` object + status ("limit": some values
                         only bounded, and a `message`)
-    POST /api/advise    {"position": {...}, "seat": 2, "samples": 100, "seed": 7, "time_limit": 10}
+    POST /api/advise    {"position": {...}, "seat": 2, "samples": 100, "seed": 7, "time_limit": 10,
+                         "confidence": 0.95}
                         -> the `atout advise` line (docs/single-dummy.md), its draws on the pool
     POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
@@ -64,7 +65,7 @@ from atout.position import parse_position
 from atout.printable import shown
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
-from atout.solver.advise import DEFAULT_SAMPLES
+from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES
 
 from .advice import AdviceFailed, advise_on_pool
 from .limits import Busy, Limits, PeerCalls
@@ -652,7 +653,8 @@ class HttpApi:
 
     async def advise(self, request: Request) -> Response:
         async def work(request, obj):
-            _check_keys(obj, ("position", "seat", "samples", "seed", "time_limit", "slot"))
+            _check_keys(obj, ("position", "seat", "samples", "seed", "time_limit", "confidence",
+                              "slot"))
             raw, pos = _position(obj)
             time_limit = self._time_limit(obj)
             slot = _slot(obj)   # before the job: a coroutine made and then refused is never run
@@ -663,6 +665,8 @@ class HttpApi:
             job = self._advice(raw, seat=_option(obj, "seat", None, options.seat, pos.seats),
                                samples=samples,
                                seed=_option(obj, "seed", None, options.seed),
+                               confidence=_option(obj, "confidence", DEFAULT_CONFIDENCE,
+                                                  options.confidence),
                                time_limit=time_limit)
             _, _, status, _, advice = await self._search(request, slot, "advise", raw, {},
                                                          job=job)

@@ -26,7 +26,7 @@ from atout.position import parse_position
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
-from atout.solver.advise import DEFAULT_SAMPLES
+from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES
 
 from .advice import AdviceFailed, advise_on_pool
 from .gate import Refusal
@@ -199,9 +199,16 @@ class SolverService(pb_grpc.SolverServicer):
                                         f"advice (this server's --max-samples)")])
         time_limit, by_deadline = self._time_limit(context, request)
         seed = request.seed if request.HasField("seed") else None
+        confidence = DEFAULT_CONFIDENCE
+        if request.HasField("confidence"):
+            try:
+                confidence = options.confidence(request.confidence)
+            except PositionError as e:
+                raise _invalid([(e.field, e.reason)]) from None
         try:
             advice = await advise_on_pool(self.pool, obj, seat=seat,
                                           samples=request.samples or DEFAULT_SAMPLES, seed=seed,
+                                          confidence=confidence,
                                           time_limit=time_limit,
                                           tt_mb=self.limits.tt_mb(self.tt_mb, obj), turns=turns)
         except PositionError as e:

@@ -57,6 +57,21 @@ def test_grpc_advise_equals_local(server):
         assert remote["id"] == obj["id"]
 
 
+def test_grpc_advise_takes_the_confidence_asked(server):
+    """The confidence travels (absent, the 0.95 of atout advise): the same advice as the
+    local one asked the same, in one call and in a batch."""
+    objs = _positions(3)
+    for confidence in (0.5, 1.0):
+        for obj in objs:
+            local = advise(obj, samples=12, seed=9, confidence=confidence, tt_mb=TT_MB).to_json()
+            remote = server.advise(obj, samples=12, seed=9, confidence=confidence, timeout=120)
+            assert remote["confidence"] == confidence and _same(local, remote), (local, remote)
+        got = dict(server.advise_batch(objs, samples=12, seed=9, confidence=confidence,
+                                       timeout=300))
+        assert all(got[i]["confidence"] == confidence for i in range(len(objs)))
+    assert server.advise(objs[0], samples=12, seed=9, timeout=120)["confidence"] == 0.95
+
+
 def test_grpc_advise_batch_streams_every_position(server):
     objs = _positions(6)
     got = dict(server.advise_batch(objs, samples=6, seed=4, timeout=300))
@@ -82,7 +97,10 @@ def test_grpc_advise_refusals(server):
     position = convert.position_message(obj)     # and the server's, sent raw
     for request, field in [(pb.AdviseRequest(position=position, samples=10 ** 6), "samples"),
                            (pb.AdviseRequest(position=position, seat=seats), "seat"),
-                           (pb.AdviseRequest(position=position, time_limit=-1), "time_limit")]:
+                           (pb.AdviseRequest(position=position, time_limit=-1), "time_limit"),
+                           (pb.AdviseRequest(position=position, confidence=0.3), "confidence"),
+                           (pb.AdviseRequest(position=position, confidence=float("nan")),
+                            "confidence")]:
         with pytest.raises(grpc.RpcError) as raw:
             server.stub.Advise(request, timeout=30)
         assert _error(raw.value).field == field
@@ -121,11 +139,17 @@ def test_http_advise_equals_local(http):
         r = http.post("/api/advise", json={"position": obj, "samples": 10, "seed": 3})
         assert r.status_code == 200, r.text
         assert _same(r.json(), advise(obj, samples=10, seed=3, tt_mb=TT_MB).to_json())
+    obj = _positions(1)[0]
+    r = http.post("/api/advise", json={"position": obj, "samples": 10, "seed": 3,
+                                       "confidence": 0.6})
+    assert r.status_code == 200 and r.json()["confidence"] == 0.6, r.text
+    assert _same(r.json(), advise(obj, samples=10, seed=3, confidence=0.6, tt_mb=TT_MB).to_json())
 
 
 @pytest.mark.parametrize("change,field", [
     ({"seat": 9}, "seat"), ({"samples": 0}, "samples"), ({"samples": 2.5}, "samples"),
     ({"seed": -1}, "seed"), ({"time_limit": 0}, "time_limit"), ({"colour": 1}, "colour"),
+    ({"confidence": 2}, "confidence"), ({"confidence": "high"}, "confidence"),
 ])
 def test_http_advise_bad_input(http, change, field):
     obj = _positions(1)[0]

@@ -238,18 +238,20 @@ class Analysis(_message.Message):
     def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., start_value: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., made: _Optional[bool] = ..., start_bounds: _Optional[_Union[Bounds, _Mapping]] = ..., stopped_by: _Optional[str] = ...) -> None: ...
 
 class AdviseRequest(_message.Message):
-    __slots__ = ("position", "seat", "samples", "seed", "time_limit")
+    __slots__ = ("position", "seat", "samples", "seed", "time_limit", "confidence")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SAMPLES_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     position: Position
     seat: int
     samples: int
     seed: int
     time_limit: float
-    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., seat: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
+    confidence: float
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., seat: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ..., confidence: _Optional[float] = ...) -> None: ...
 
 class CardAdvice(_message.Message):
     __slots__ = ("card", "mean", "se", "optimal", "made", "loss", "low", "high", "draws", "behind", "behind_se", "p_better")
@@ -326,16 +328,18 @@ class Advice(_message.Message):
     def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., seat: _Optional[int] = ..., maximizing: _Optional[bool] = ..., recommended: _Optional[str] = ..., best: _Optional[_Iterable[str]] = ..., samples: _Optional[int] = ..., solved: _Optional[int] = ..., limited: _Optional[int] = ..., distinct: _Optional[int] = ..., deals: _Optional[float] = ..., seed: _Optional[int] = ..., value: _Optional[float] = ..., cards: _Optional[_Iterable[_Union[CardAdvice, _Mapping]]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., stopped_by: _Optional[str] = ..., certainty: _Optional[float] = ..., confidence: _Optional[float] = ..., decided: _Optional[str] = ...) -> None: ...
 
 class AdviseBatchRequest(_message.Message):
-    __slots__ = ("positions", "samples", "seed", "time_limit")
+    __slots__ = ("positions", "samples", "seed", "time_limit", "confidence")
     POSITIONS_FIELD_NUMBER: _ClassVar[int]
     SAMPLES_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     positions: _containers.RepeatedCompositeFieldContainer[Position]
     samples: int
     seed: int
     time_limit: float
-    def __init__(self, positions: _Optional[_Iterable[_Union[Position, _Mapping]]] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ...) -> None: ...
+    confidence: float
+    def __init__(self, positions: _Optional[_Iterable[_Union[Position, _Mapping]]] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ..., confidence: _Optional[float] = ...) -> None: ...
 
 class AdviseBatchResult(_message.Message):
     __slots__ = ("index", "advice")
