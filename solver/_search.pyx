@@ -145,6 +145,7 @@ cdef class Engine:
         self.ctx.raw_table = calloc(buckets * sizeof(Bucket) + 64, 1)
         if self.ctx.raw_table == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
+        table_pages(self.ctx.raw_table, buckets * sizeof(Bucket) + 64, 1)
         self.ctx.table = aligned_buckets(self.ctx.raw_table)
         self.ctx.mask = buckets - 1
         # The play memory grows with the table (16 slots a bucket, 1/37 of its bytes):
@@ -247,6 +248,8 @@ cdef class Engine:
             self.team.crowd = CROWD if crowd < 0 else crowd
             self.team.crowd_tricks = CROWD_TRICKS if crowd_tricks < 0 else crowd_tricks
             self.ctx.share_tricks = self.team.defer_tricks
+            # (a table searched on several threads takes huge pages at any size: grow.pxi)
+            table_pages(self.ctx.raw_table, (self.ctx.mask + 1) * sizeof(Bucket) + 64, threads)
         self.team.help_after = help_after_for(threads) if help_after < 0 else help_after
 
     def set_lockstep(self, int turn, unsigned int seed=0):
@@ -510,3 +513,4 @@ MAX_THREADS = MAXTHREADS
 #: what the engine uses unless told otherwise: the cut-off memory measured worse on the
 #: French sets (docs/search.md), so it stays off
 DEFAULT_FEATURES = FEAT_DEFAULT
+
