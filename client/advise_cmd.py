@@ -106,7 +106,9 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
              f"tell apart",
              f"value: {value_meaning(pos)}; seat {seat} wants it {want}"]
     if advice.get("decided") == "one card":
-        lines[1] = f"seat {seat} ({role}) to play: one legal card, nothing to weigh"
+        choice = ("one legal card" if len(advice["cards"]) == 1 else
+                  "its legal cards are worth the same in every deal it cannot tell apart")
+        lines[1] = f"seat {seat} ({role}) to play: {choice}, nothing to weigh"
     elif advice.get("decided") == "confidence":
         lines.append(f"stopped drawing after {counted}: the card is ahead of every other with "
                      f"{_pct(advice['certainty'])} certainty (asked {_pct(advice['confidence'])})")
@@ -132,6 +134,11 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
         if advice.get("value") is not None:
             lines.append(f"with every card seen (double dummy) the draws are worth "
                          f"{advice['value']:.1f} on average")
+    groups = [row["equivalent"] for row in advice["cards"]
+              if row.get("equivalent") and row["card"] == row["equivalent"][0]]
+    if groups and advice.get("decided") != "one card":
+        lines.append("worth the same in every deal it cannot tell apart (one choice each): "
+                     + "; ".join(cards_text(g, ascii) for g in groups))
     lines.append("")
     limited = any("low" in row for row in advice["cards"])
     head = (f"{'card':>5}  {'mean':>7}  {'± se':>6}  {'optimal':>7}  {'made':>5}  {'loss':>6}  "

@@ -318,7 +318,8 @@ def advice_message(advice: dict) -> pb.Advice:
     if advice.get("value") is not None:
         msg.value = advice["value"]
     for row in advice["cards"]:
-        card = msg.cards.add(card=row["card"], draws=row.get("draws", 0))
+        card = msg.cards.add(card=row["card"], draws=row.get("draws", 0),
+                             equivalent=row.get("equivalent", ()))
         for name in _CARD_NUMBERS:
             if row.get(name) is not None:
                 setattr(card, name, row[name])
@@ -347,6 +348,8 @@ def advice_object(msg: pb.Advice) -> dict:
             elif name not in ("low", "high"):
                 row[name] = None
         row["draws"] = card.draws
+        if card.equivalent:
+            row["equivalent"] = list(card.equivalent)
         obj["cards"].append(row)
     if msg.stopped_by:
         obj["stopped_by"] = msg.stopped_by

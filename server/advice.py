@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from atout.position import parse_position
 from atout.solver.advise import (DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, NO_TIME, Advice, check,
-                                 made, one_card, put_together)
-from atout.solver.race import AGAIN, WAIT, Race
+                                 made, put_together, start)
+from atout.solver.race import AGAIN, WAIT
 
 from .pool import SearchPool
 
@@ -61,9 +61,7 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
     def prepare():
         position = check(obj, seat=seat, samples=samples, time_limit=time_limit, seed=seed,
                          tt_mb=tt_mb, confidence=confidence)
-        if len(position.legal_cards()) == 1:
-            return one_card(position, seed, samples, confidence, started)
-        return Race(position, samples, seed, confidence)
+        return start(position, samples, seed, confidence, started)   # or the advice: one choice
 
     race = await loop.run_in_executor(DRAWING, prepare)
     if isinstance(race, Advice):

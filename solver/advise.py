@@ -10,7 +10,9 @@ cards of the seat still in the running, and the cards are compared over the draw
 against the recommended card (the best mean for the seat's camp) over the same draws:
 :mod:`atout.solver.race` keeps the draws in order, reads the paired statistics at fixed
 numbers of draws, drops the cards far behind, and stops once the recommended card is
-ahead with the asked confidence — ``samples`` is the most draws, not the number.
+ahead with the asked confidence — ``samples`` is the most draws, not the number.  Cards
+worth the same in every deal the seat considers possible (:mod:`atout.solver.equivalent`)
+are one choice, valued once; a seat with one choice is answered at once.
 
 A draw's work: the deal's value (the contract's question first, as ``solve`` asks it),
 then the exact value of each card still in the running, each walk starting from what the
@@ -46,7 +48,7 @@ from .params import card_of_code
 from .race import AGAIN, DEFAULT_CONFIDENCE, WAIT, Draws, Race
 
 __all__ = ["Advice", "Draws", "advise", "check", "draw", "made", "solve_cards", "put_together",
-           "default_workers", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE"]
+           "start", "default_workers", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE"]
 
 DEFAULT_SAMPLES = 100
 MAX_SAMPLES = options.MAX_SAMPLES
@@ -275,20 +277,28 @@ def draw(position: Position, samples: int, seed: int | None = None, *,
 NO_TIME = 1e-3
 
 
-def one_card(position: Position, seed: int | None, samples: int, confidence: float,
-             started: float) -> Advice:
-    """The advice where the seat has one legal card: that card, at once (nothing drawn
-    and nothing solved; the consistent deals are counted all the same, in milliseconds)."""
-    con = position.contract
-    only = token(position.legal_cards()[0])
-    draws = Draws.start(position, samples, seed)
-    row = {"card": only, "mean": None, "se": None, "optimal": None, "made": None, "loss": None,
-           "draws": 0, "behind": 0.0, "behind_se": 0.0, "p_better": None}
-    return Advice(id=position.id, seat=position.to_play,
-                  maximizing=con.camp[position.to_play] == con.maximizer, samples=samples,
-                  seed=draws.seed, deals=draws.count, cards=[row],
-                  confidence=confidence, certainty=1.0, decided="one card", recommended=only,
-                  best=[only], seconds=time.perf_counter() - started)
+def start(position: Position, samples: int, seed: int | None, confidence: float,
+          started: float) -> Race | Advice:
+    """The race of an advice for ``position`` (checked), or the advice itself where the
+    seat has one choice — one legal card, or legal cards all worth the same in every deal
+    it considers possible (:mod:`atout.solver.equivalent`): the first of them, at once
+    (nothing drawn and nothing solved; the consistent deals are counted all the same, in
+    milliseconds).  ``started``: the advice's ``time.perf_counter()`` start."""
+    race = Race(position, samples, seed, confidence)
+    if len(race.groups) > 1:
+        return race
+    group = race.groups[0]
+    rows = [{"card": card, "mean": None, "se": None, "optimal": None, "made": None,
+             "loss": None, "draws": 0, "behind": 0.0, "behind_se": 0.0,
+             "p_better": None if card == group[0] else 0.0} for card in group]
+    if len(group) > 1:
+        for row in rows:
+            row["equivalent"] = list(group)
+    return Advice(id=position.id, seat=position.to_play, maximizing=race.sign > 0,
+                  samples=samples, seed=race.draws.seed, deals=race.draws.count, cards=rows,
+                  confidence=confidence, certainty=1.0, decided="one card",
+                  recommended=group[0], best=sorted(group),
+                  seconds=time.perf_counter() - started)
 
 
 def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
@@ -303,10 +313,11 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
     among those the seat cannot tell from the true one, and solved on ``workers`` threads
     (default: every core) as they are drawn, until the recommended card is ahead of every
     other with probability ``confidence`` (1: never early) or ``samples`` draws are
-    solved (see :mod:`atout.solver.race`).  A seat with one legal card is answered at
-    once.  ``time_limit`` (seconds) bounds the whole advice, the drawing as the solving:
-    a draw whose search it stops counts with its proven bounds, draws not begun are left
-    out (the first draw is always begun, so that an advice has bounds at least).
+    solved (see :mod:`atout.solver.race`).  A seat with one choice (one legal card, or
+    cards all worth the same: :func:`start`) is answered at once.  ``time_limit``
+    (seconds) bounds the whole advice, the drawing as the solving: a draw whose search it
+    stops counts with its proven bounds, draws not begun are left out (the first draw is
+    always begun, so that an advice has bounds at least).
     ``cancel`` (a :class:`~atout.solver.Cancel`) stops it the same way.
     ``progress(done, total)`` is called as draws are solved.  ``seat``, when given, must be
     the seat to play.  Bad input raises :class:`~atout.errors.PositionError` (``field``:
@@ -316,12 +327,12 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
     started = time.perf_counter()
     position = check(position, seat=seat, samples=samples, time_limit=time_limit,
                      workers=workers, tt_mb=tt_mb, seed=seed, confidence=confidence)
-    if len(position.legal_cards()) == 1:
-        return one_card(position, seed, samples, confidence, started)
+    race = start(position, samples, seed, confidence, started)
+    if isinstance(race, Advice):
+        return race
     deadline = None if time_limit is None else started + time_limit
     cancel = cancel or Cancel()
     finish = Cancel()              # the draws begun after the look that decided
-    race = Race(position, samples, seed, confidence)
     lock = threading.Condition()
     n_workers = workers or default_workers()
     state = {"idle": 0, "running": 0}
@@ -415,17 +426,29 @@ def put_together(race: Race, stopped_by: str = "time", seconds: float = 0.0) -> 
             rec = min(scored, key=lambda i: (-race.sign * (rows[i]["low"] + rows[i]["high"]), i))
             mid = rows[rec]["low"] + rows[rec]["high"]
             summary["best"] = [i for i in scored if rows[i]["low"] + rows[i]["high"] == mid]
+    order = list(range(len(rows)))
     if rec is not None:
         advice.recommended = race.cards[rec]
-        advice.best = sorted(race.cards[i] for i in summary["best"])
+        advice.best = sorted(card for i in summary["best"] for card in race.groups[i])
         advice.certainty = summary["certainty"]
 
-        def order(i):
+        def rank(i):
             behind = summary["rows"][i]["behind"]
             mid = rows[i]["low"] + rows[i]["high"] if "low" in rows[i] else 0
             return (i != rec, behind is None, behind or 0, -race.sign * mid, i)
-        rows = [rows[i] for i in sorted(range(len(rows)), key=order)]
-    advice.cards = rows
+        order.sort(key=rank)
+    # each card of a group worth the same has its group's numbers; those of the
+    # recommended card's group are never better than it (p_better 0: proven, not drawn)
+    advice.cards = []
+    for i in order:
+        group = race.groups[i]
+        for card in group:
+            row = dict(rows[i], card=card)
+            if len(group) > 1:
+                row["equivalent"] = list(group)
+                if i == rec and card != group[0]:
+                    row["p_better"] = 0.0
+            advice.cards.append(row)
     if race.decided:
         advice.decided = "confidence"
     elif race.prefix == race.samples:

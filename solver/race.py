@@ -24,10 +24,22 @@ card (issue 50: a paired standard error 0.21 against 12.19 for the card alone).
 (:func:`looks`: 10, 15, 20, 25, 31, …, and ``samples``), once the draws up to that number
 are solved.  At a look the advice stops when the recommended card is ahead of every
 other with the asked confidence: ``certainty`` = 1 − the sum of the other cards'
-``p_better`` (a lower bound of the probability that none is better) at least
-``confidence``; a card equal to it in every draw so far blocks nothing, and cards equal
-to each other in every draw count once.  At least
-:data:`MIN_DRAWS` draws first: too few draws make the t model unreliable.
+``p_better`` (a lower bound of the probability that none is better: the union bound) at
+least ``confidence``.  At least :data:`MIN_DRAWS` draws first: too few draws make the t
+model unreliable.
+
+**Cards worth the same, and cards tied so far.**  Cards the seat cannot tell apart in
+any deal (:mod:`atout.solver.equivalent`: one suit, the same points, nothing the seat
+cannot place between them) are one choice: the draws value one card of the group, and
+the advice gives its numbers to each.  A card tied with the recommended one in every draw
+so far is another matter: the tie is no evidence that they are equal, only that they
+differ in few deals.  Its paired t statistic is 0/0, so its ``p_better`` is instead the
+rule of three: were the two cards different in a share :data:`TIE_SHARE` of the consistent
+deals or more, n draws would all have shown them equal with probability at most
+(1 − TIE_SHARE)^n — at most 1/2 (a tie favours neither card).  So a tie blocks the stop
+until that is below what the confidence leaves (one tie at 95 %: 59 draws), and the
+advice then claims no more than it has shown: no other card is better, except possibly
+through fewer than 5 % of the deals, where the draws never saw them differ.
 
 **Cards far behind are dropped.**  At a look, a card whose ``p_better`` is below
 :data:`DROP_P` (and that is not tied with the best) is no longer valued in the draws
@@ -51,12 +63,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atout.cards import token
-from atout.knowledge import seat_knowledge
+from atout.knowledge import Knowledge, seat_knowledge
 from atout.position import Position
 from atout.sampler import Sampler
 
-__all__ = ["Draws", "Job", "Race", "WAIT", "AGAIN", "looks", "t_sf", "DEFAULT_CONFIDENCE", "MIN_DRAWS",
-           "DROP_P", "LAG"]
+from .equivalent import equivalent_cards
+
+__all__ = ["Draws", "Job", "Race", "WAIT", "AGAIN", "looks", "t_sf", "tie_p_better",
+           "DEFAULT_CONFIDENCE", "MIN_DRAWS", "DROP_P", "LAG", "TIE_SHARE"]
 
 #: the confidence an advice stops at, unless told otherwise
 DEFAULT_CONFIDENCE = 0.95
@@ -66,6 +80,9 @@ MIN_DRAWS = 10
 DROP_P = 0.001
 #: draw i values the cards kept at the last look at or before i - LAG
 LAG = 4
+#: a card tied with the recommended one in every draw so far counts as differing from it in
+#: at least this share of the deals until the draws make that unlikely (tie_p_better)
+TIE_SHARE = 0.05
 #: what Race.take answers while the cards of the next draw wait on a look
 WAIT = "wait"
 #: what Race.take answers after drawing deals drawn before (their values count again):
@@ -110,6 +127,14 @@ def t_sf(t: float, df: int) -> float:
     return max(0.0, (1.0 - inside) / 2.0)
 
 
+def tie_p_better(n: int) -> float:
+    """The ``p_better`` of a card equal to the recommended one in each of ``n`` draws (and
+    not provably equal: :mod:`atout.solver.equivalent`): the chance that ``n`` draws all
+    show two cards equal that differ in a share TIE_SHARE of the deals or more, at most
+    1/2 — a tie says nothing of which card would be better where they differ."""
+    return min(0.5, (1.0 - TIE_SHARE) ** n)
+
+
 # -- the deals drawn ---------------------------------------------------------------------------
 
 @dataclass
@@ -129,11 +154,13 @@ class Draws:
     stream: Any = field(default=None, repr=False)
 
     @classmethod
-    def start(cls, position: Position, samples: int, seed: int | None = None) -> "Draws":
+    def start(cls, position: Position, samples: int, seed: int | None = None,
+              knowledge: Knowledge | None = None) -> "Draws":
         """Nothing drawn yet: the consistent deals of the seat to play of ``position``
-        counted, ready to draw with ``seed`` (None: a new seed)."""
+        counted, ready to draw with ``seed`` (None: a new seed).  ``knowledge``: the
+        seat's, when already at hand."""
         seed = random.SystemRandom().randrange(2 ** 32) if seed is None else int(seed)
-        sampler = Sampler(seat_knowledge(position, position.to_play))
+        sampler = Sampler(knowledge or seat_knowledge(position, position.to_play))
         return cls(position, position.to_play, seed, int(samples), sampler.count(), {}, {},
                    stream=sampler.stream(random.Random(seed)))
 
@@ -229,11 +256,15 @@ class Race:
     def __init__(self, position: Position, samples: int, seed: int | None,
                  confidence: float = DEFAULT_CONFIDENCE):
         self.position = position
-        self.draws = Draws.start(position, samples, seed)
+        knowledge = seat_knowledge(position, position.to_play)
+        self.draws = Draws.start(position, samples, seed, knowledge)
         self.samples = self.draws.samples
         self.confidence = confidence
         self.sign = 1 if position.contract.camp[position.to_play] == position.contract.maximizer else -1
-        self.cards = [token(c) for c in sorted(position.legal_cards())]
+        #: the legal cards in groups worth the same in every deal (card order), and the
+        #: cards the draws value: the first of each group, which stands for the group
+        self.groups = [tuple(token(c) for c in g) for g in equivalent_cards(position, knowledge)]
+        self.cards = [g[0] for g in self.groups]
         self.index = {c: i for i, c in enumerate(self.cards)}
         self.looks = looks(self.samples)
         #: look -> the cards (indices) valued from LAG draws after it
@@ -346,8 +377,9 @@ class Race:
 
     def summary(self) -> dict:
         """The statistics of the first ``prefix`` draws: {"rec": the recommended card's
-        index (None: no draw solved), "best": indices tied with it, "certainty", "rows":
-        per card {mean, se, optimal, made, loss, draws, behind, behind_se, p_better}}."""
+        index (None: no draw solved), "best": indices with its mean, "certainty", "rows":
+        per card of ``cards`` (each standing for its group) {mean, se, optimal, made, loss,
+        draws, behind, behind_se, p_better}}."""
         p, k, n = self.pairs, len(self.cards), self.prefix
         rows = []
         for i in range(k):
@@ -383,17 +415,19 @@ class Race:
                 se = math.sqrt(max(0.0, (q - m * mean * mean) / (m - 1)) / m)
                 rows[i]["behind_se"] = se
                 if q == 0:
-                    better = 0.0                    # equal in every draw
+                    # equal in every draw so far, yet not provably (those are one card
+                    # here): t is 0/0, and the tie only shows they differ in few deals
+                    better = tie_p_better(m)
                 elif se == 0:
+                    # the same loss in every draw: t's limit (as a loss nearly the same
+                    # in every draw would give)
                     better = 0.0 if mean > 0 else 1.0
                 else:
                     better = t_sf(mean / se, m - 1)
                 rows[i]["p_better"] = better
-                # a card equal to one counted already in every draw (two small cards of a
-                # suit, most often) is the same event: counted once
-                if not any(j != rec and p.pn[i][j] == m == p.n[j] and p.pq[i][j] == 0
-                           for j in range(i)):
-                    total += better
+                # each card its own event, even two cards equal to each other in every
+                # draw so far: a later draw may tell them apart (the union bound)
+                total += better
         certainty = None if n < 2 else max(0.0, 1.0 - total)
         return {"rec": rec, "best": best, "certainty": certainty, "rows": rows}
 

@@ -61,7 +61,10 @@ def judge(position: Position, card: str, *, samples: int = DEFAULT_SAMPLES, seed
     out = {"best": advice.best, "cost": None, "se": None, "samples": advice.solved,
            "limited": advice.limited}
     row = next(r for r in advice.cards if r["card"] == card)
-    if advice.solved and row["behind"] is not None:
+    if advice.decided == "one card":
+        # every legal card worth the same in every deal the player could think possible
+        out.update(cost=0.0, se=0.0)
+    elif advice.solved and row["behind"] is not None:
         # the card's loss against the recommended card over the draws that valued both
         # (a card far behind is no longer valued once that is sure: its draws are fewer)
         out["cost"] = round(max(row["behind"], 0.0), 4)

@@ -77,8 +77,9 @@ def test_one_consistent_deal_is_solve_all(pos):
     seat with one legal card is answered at once, nothing solved)."""
     a = advise(pos, samples=7, seed=1, workers=2)
     r = solve(pos, all_cards=True)
-    if len(r.cards) == 1:
-        assert a.recommended == a.best[0] == next(iter(r.cards)) and a.decided == "one card"
+    if a.decided == "one card":
+        # one legal card, or every legal card worth the same: the same value, and best
+        assert set(a.best) == set(r.cards) == set(r.best) and len(set(r.cards.values())) == 1
         assert a.solved == 0 and a.nodes == 0 and a.deals == 1
         return
     assert a.status == "ok" and a.deals == 1 and a.distinct == 1 and a.solved == 7
@@ -382,14 +383,51 @@ def test_stops_early_once_sure():
         if len(pos.legal_cards()) < 3:
             continue
         a = advise(pos, samples=60, seed=2, workers=2)
-        if a.decided == "confidence":
+        if a.decided == "confidence" and a.solved < 60:
             break
     assert a.status == "ok" and a.solved < 60 and a.certainty >= 0.95
-    assert sum(row["p_better"] or 0 for row in a.cards) == pytest.approx(1 - a.certainty, abs=1e-3)
+    # cards worth the same share their row's numbers, and count once (their first row)
+    firsts = [row for row in a.cards if row["card"] == row.get("equivalent", [row["card"]])[0]]
+    assert sum(row["p_better"] or 0 for row in firsts) == pytest.approx(1 - a.certainty, abs=1e-3)
     again = advise(pos, samples=60, seed=2, workers=1)
     assert again.recommended == a.recommended and again.cards == a.cards
     every = advise(pos, samples=60, seed=2, workers=2, confidence=1)
     assert every.decided == "samples" and every.solved == 60
+
+
+def test_cards_worth_the_same_are_one_choice():
+    """Legal cards that no deal tells apart (solver/equivalent.py) are valued once and
+    reported together, each row listing its group; where they are all the legal cards,
+    the advice answers at once (it used to solve every draw)."""
+    from atout.solver.equivalent import equivalent_cards
+    rng = random.Random("one choice")
+    while True:
+        pos = parse_position(random_endgame(rng, "fr4", 4, partial=True))
+        groups = equivalent_cards(pos)
+        if len(groups) == 1 and len(groups[0]) > 1:
+            break
+    a = advise(pos, samples=20, seed=1, workers=2)
+    group = sorted(token(c) for c in groups[0])
+    assert a.decided == "one card" and a.solved == 0 and a.nodes == 0 and a.certainty == 1.0
+    assert a.best == sorted(group) and a.recommended == token(groups[0][0])
+    assert [row["card"] for row in a.cards] == [token(c) for c in groups[0]]
+    assert all(row["equivalent"] == a.cards[0]["equivalent"] for row in a.cards)
+    while True:
+        pos = parse_position(random_endgame(rng, "fr4", 4, partial=True))
+        groups = equivalent_cards(pos)
+        if 1 < len(groups) < len(pos.legal_cards()):
+            break
+    a = advise(pos, samples=20, seed=1, workers=2)
+    rows = {row["card"]: row for row in a.cards}
+    assert set(rows) == {token(c) for c in pos.legal_cards()}
+    for g in groups:
+        first = rows[token(g[0])]
+        for c in g[1:]:
+            same = rows[token(c)]
+            assert same["equivalent"] == [token(x) for x in g]
+            assert {k: v for k, v in same.items() if k not in ("card", "p_better")} == \
+                {k: v for k, v in first.items() if k not in ("card", "p_better")}
+            assert same["p_better"] == (0.0 if token(g[0]) == a.recommended else first["p_better"])
 
 
 def test_one_legal_card_answers_at_once():

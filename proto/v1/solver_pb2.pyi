@@ -254,7 +254,7 @@ class AdviseRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., seat: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ..., confidence: _Optional[float] = ...) -> None: ...
 
 class CardAdvice(_message.Message):
-    __slots__ = ("card", "mean", "se", "optimal", "made", "loss", "low", "high", "draws", "behind", "behind_se", "p_better")
+    __slots__ = ("card", "mean", "se", "optimal", "made", "loss", "low", "high", "draws", "behind", "behind_se", "p_better", "equivalent")
     CARD_FIELD_NUMBER: _ClassVar[int]
     MEAN_FIELD_NUMBER: _ClassVar[int]
     SE_FIELD_NUMBER: _ClassVar[int]
@@ -267,6 +267,7 @@ class CardAdvice(_message.Message):
     BEHIND_FIELD_NUMBER: _ClassVar[int]
     BEHIND_SE_FIELD_NUMBER: _ClassVar[int]
     P_BETTER_FIELD_NUMBER: _ClassVar[int]
+    EQUIVALENT_FIELD_NUMBER: _ClassVar[int]
     card: str
     mean: float
     se: float
@@ -279,7 +280,8 @@ class CardAdvice(_message.Message):
     behind: float
     behind_se: float
     p_better: float
-    def __init__(self, card: _Optional[str] = ..., mean: _Optional[float] = ..., se: _Optional[float] = ..., optimal: _Optional[float] = ..., made: _Optional[float] = ..., loss: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., draws: _Optional[int] = ..., behind: _Optional[float] = ..., behind_se: _Optional[float] = ..., p_better: _Optional[float] = ...) -> None: ...
+    equivalent: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, card: _Optional[str] = ..., mean: _Optional[float] = ..., se: _Optional[float] = ..., optimal: _Optional[float] = ..., made: _Optional[float] = ..., loss: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., draws: _Optional[int] = ..., behind: _Optional[float] = ..., behind_se: _Optional[float] = ..., p_better: _Optional[float] = ..., equivalent: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Advice(_message.Message):
     __slots__ = ("text_id", "number_id", "status", "seat", "maximizing", "recommended", "best", "samples", "solved", "limited", "distinct", "deals", "seed", "value", "cards", "nodes", "seconds", "stopped_by", "certainty", "confidence", "decided")

@@ -103,7 +103,11 @@ function showAdvice(a) {
   const top = a.cards[0];
   const deals = typeof a.deals === "number" ? a.deals.toLocaleString("en") : String(a.deals);
   const stopped = a.status !== "ok";
-  if (!a.solved) {
+  if (a.decided === "one card") {
+    status.append(a.cards.length === 1 ? "One legal card: " :
+                  "Its legal cards are worth the same in every deal it cannot tell apart: ",
+                  tokensEl(a.best), ".");
+  } else if (!a.solved) {
     status.append("No deal could be solved within the time limit: raise it.");
   } else if (stopped && a.solved < FEW_DEALS) {
     status.append("Too few deals to recommend a card: only " + plural(a.solved, "deal") +
