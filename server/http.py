@@ -527,7 +527,8 @@ class HttpApi:
         "cached"}``, then ``{"type": "update", "plays": [the plays whose verdict changed],
         "seats", "start_value", "start_bounds", "made", "threads"}`` (``threads``: the cores
         it searches on now, idle workers' lent) as the search finds them (from the end of
-        the deal back), and last ``{"type": "report", "report": the /api/analyze answer,
+        the deal back; applied in order, they end with exactly the report's plays and
+        totals), and last ``{"type": "report", "report": the /api/analyze answer,
         "session"}`` — or ``{"type": "error", "error", "field", "reason"}`` when it failed
         after it began.  A request naming the ``session`` of an earlier review of the same
         deal and start goes on with that analysis, its table warm ("keep going"), where the
