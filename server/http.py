@@ -578,12 +578,9 @@ class HttpApi:
         """The lines of one review (see :meth:`analyze_stream`); its search is stopped when
         the client goes away (Starlette then closes this generator) or a newer request
         takes its ``slot``."""
-        told: asyncio.Queue = asyncio.Queue()
-        settings = {"start": start, "time_limit": time_limit, "session": session,
-                    "tt_mb": self.limits.tt_mb(self.tt_mb, raw)}
-        prefer = int(session.split("-")[0]) if session else None
-        search = asyncio.ensure_future(self.pool.run("review", raw, settings,
-                                                     on_progress=told.put_nowait, prefer=prefer))
+        search, messages = self.pool.review(raw, {"start": start, "time_limit": time_limit,
+                                                  "session": session,
+                                                  "tt_mb": self.limits.tt_mb(self.tt_mb, raw)})
         self.running.add(search)
         if slot is not None:
             older = self.slots.get(slot)
@@ -591,15 +588,8 @@ class HttpApi:
                 older.cancel()
             self.slots[slot] = search
         try:
-            while True:
-                waiting = asyncio.ensure_future(told.get())
-                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
-                if not waiting.done():
-                    waiting.cancel()
-                    break
-                yield _review_line(waiting.result())
-            while not told.empty():
-                yield _review_line(told.get_nowait())
+            async for message in messages:
+                yield _review_line(message)
             yield self._review_end(search, key, start, time_limit)
         finally:
             if not search.done():
