@@ -581,23 +581,12 @@ class HttpApi:
         search, messages = self.pool.review(raw, {"start": start, "time_limit": time_limit,
                                                   "session": session,
                                                   "tt_mb": self.limits.tt_mb(self.tt_mb, raw)})
-        self.running.add(search)
-        if slot is not None:
-            older = self.slots.get(slot)
-            if older is not None and not older.done():
-                older.cancel()
-            self.slots[slot] = search
         try:
-            async for message in messages:
-                yield _review_line(message)
-            yield self._review_end(search, key, start, time_limit)
+            async with self._held(search, slot):
+                async for message in messages:
+                    yield _review_line(message)
+                yield self._review_end(search, key, start, time_limit)
         finally:
-            if not search.done():
-                search.cancel()   # the client went away (or a newer request): stop the worker
-                await asyncio.gather(search, return_exceptions=True)
-            self.running.discard(search)
-            if slot is not None and self.slots.get(slot) is search:
-                del self.slots[slot]
             peer.close()
 
     def _review_end(self, search: asyncio.Future, key: str, start: int,
@@ -686,6 +675,29 @@ class HttpApi:
 
     # -- one search on the pool -----------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _held(self, search: asyncio.Future, slot: str | None):
+        """A request's ``search`` while the request lasts: in :attr:`running` (``drain``
+        waits for it) and holding its tab's ``slot`` (an older search there is stopped, its
+        request answered "replaced").  On the way out a search still running is stopped —
+        the client went away, a newer request took the slot, the handler was cancelled —
+        and both are let go."""
+        self.running.add(search)
+        if slot is not None:
+            older = self.slots.get(slot)
+            if older is not None and not older.done():
+                older.cancel()
+            self.slots[slot] = search
+        try:
+            yield
+        finally:
+            if not search.done():
+                search.cancel()          # the pool stops it in its worker(s)
+                await asyncio.gather(search, return_exceptions=True)
+            self.running.discard(search)
+            if slot is not None and self.slots.get(slot) is search:
+                del self.slots[slot]
+
     async def _search(self, request: Request, slot: str | None, kind: str, obj: dict,
                       options: dict, job=None) -> tuple:
         """The worker's answer; the search is stopped if the client goes away or a newer
@@ -693,23 +705,12 @@ class HttpApi:
         instead of one job on the pool (an advice: many jobs)."""
         options = {**options, "tt_mb": self.limits.tt_mb(options.get("tt_mb"), obj)}
         search = asyncio.ensure_future(job if job is not None else self.pool.run(kind, obj, options))
-        self.running.add(search)
-        if slot is not None:
-            older = self.slots.get(slot)
-            if older is not None and not older.done():
-                older.cancel()
-            self.slots[slot] = search
         gone = asyncio.ensure_future(_disconnected(request))
-        try:
-            await asyncio.wait({search, gone}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            gone.cancel()
-            if not search.done():
-                search.cancel()  # client gone, or this handler cancelled: stop the worker
-                await asyncio.gather(search, return_exceptions=True)
-            self.running.discard(search)
-            if slot is not None and self.slots.get(slot) is search:
-                del self.slots[slot]
+        async with self._held(search, slot):
+            try:
+                await asyncio.wait({search, gone}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                gone.cancel()
         if search.cancelled():
             if self.draining:
                 raise HttpError(503, "unavailable", None, "the server is shutting down")

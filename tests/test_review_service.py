@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
+import time
 
 import pytest
 
@@ -166,6 +168,7 @@ def http():
     from atout.server.http import HttpApi
     api = HttpApi(None, workers=2, tt_mb=TT)
     with TestClient(api.app) as client:
+        client.api = api
         yield client
 
 
@@ -208,6 +211,34 @@ def test_http_keep_going_and_refusals(http):
                        ({"sesion": "x"}, "sesion")):
         r = http.post("/api/analyze/stream", json={"position": obj, **bad})
         assert r.status_code == 422 and r.json()["field"] == field, (bad, r.text)
+
+
+def test_http_a_newer_review_in_the_same_slot_stops_the_older(http):
+    """A tab's newer review (the same ``slot``) stops its older one, whose stream ends with
+    a "replaced" line at once instead of running its time limit; the newer one runs on to
+    its report."""
+    slow, slow_start = _deal("review-http-slot", 12)
+    quick, quick_start = _deal("review-http-slot-quick", 4)
+    older = {}
+
+    def first():
+        older["lines"] = _stream(http, {"position": slow, "start": slow_start,
+                                        "time_limit": 60, "slot": "tab-1"})
+    t = threading.Thread(target=first)
+    started = time.monotonic()
+    t.start()
+    while "tab-1" not in http.api.slots:          # the older review is running
+        assert t.is_alive() and time.monotonic() - started < 30
+        time.sleep(0.01)
+    newer = _stream(http, {"position": quick, "start": quick_start, "time_limit": 60,
+                           "slot": "tab-1"})
+    t.join(30)
+    assert not t.is_alive() and time.monotonic() - started < 30   # not its 60 s
+    assert {x["type"] for x in older["lines"][:-1]} <= {"start", "update"}
+    assert older["lines"][-1] == {"type": "error", "error": "replaced", "field": "slot",
+                                  "reason": "a newer request took this slot"}
+    assert newer[-1]["type"] == "report" and newer[-1]["report"]["status"] == "ok"
+    assert "tab-1" not in http.api.slots and not http.api.running
 
 
 def test_grpc_analyze_stream(tmp_path):
