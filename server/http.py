@@ -564,6 +564,7 @@ class HttpApi:
         if kept is not None:
             self.reviews.move_to_end(key)
             peer.close()
+            self._stop_older(slot)      # a newer request in the slot, if answered at once
             lines = [{"type": "start", "session": kept["session"], "resumed": False,
                       "cached": True},
                      {"type": "report", "report": {**kept["report"], "cached": True},
@@ -684,9 +685,7 @@ class HttpApi:
         and both are let go."""
         self.running.add(search)
         if slot is not None:
-            older = self.slots.get(slot)
-            if older is not None and not older.done():
-                older.cancel()
+            self._stop_older(slot)
             self.slots[slot] = search
         try:
             yield
@@ -697,6 +696,13 @@ class HttpApi:
             self.running.discard(search)
             if slot is not None and self.slots.get(slot) is search:
                 del self.slots[slot]
+
+    def _stop_older(self, slot: str | None) -> None:
+        """A newer request took ``slot``: the search there, if one still runs, is stopped
+        (its request answered "replaced")."""
+        older = self.slots.pop(slot, None) if slot is not None else None
+        if older is not None and not older.done():
+            older.cancel()
 
     async def _search(self, request: Request, slot: str | None, kind: str, obj: dict,
                       options: dict, job=None) -> tuple:

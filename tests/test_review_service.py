@@ -215,29 +215,36 @@ def test_http_keep_going_and_refusals(http):
 
 def test_http_a_newer_review_in_the_same_slot_stops_the_older(http):
     """A tab's newer review (the same ``slot``) stops its older one, whose stream ends with
-    a "replaced" line at once instead of running its time limit; the newer one runs on to
-    its report."""
+    a "replaced" line at once instead of running its time limit — also when the newer one
+    is answered at once from a review kept; the newer one runs on to its report."""
     slow, slow_start = _deal("review-http-slot", 12)
     quick, quick_start = _deal("review-http-slot-quick", 4)
-    older = {}
 
-    def first():
-        older["lines"] = _stream(http, {"position": slow, "start": slow_start,
-                                        "time_limit": 60, "slot": "tab-1"})
-    t = threading.Thread(target=first)
-    started = time.monotonic()
-    t.start()
-    while "tab-1" not in http.api.slots:          # the older review is running
-        assert t.is_alive() and time.monotonic() - started < 30
-        time.sleep(0.01)
-    newer = _stream(http, {"position": quick, "start": quick_start, "time_limit": 60,
-                           "slot": "tab-1"})
-    t.join(30)
-    assert not t.is_alive() and time.monotonic() - started < 30   # not its 60 s
-    assert {x["type"] for x in older["lines"][:-1]} <= {"start", "update"}
-    assert older["lines"][-1] == {"type": "error", "error": "replaced", "field": "slot",
-                                  "reason": "a newer request took this slot"}
-    assert newer[-1]["type"] == "report" and newer[-1]["report"]["status"] == "ok"
+    def replaced_by(body: dict) -> list:
+        older = {}
+
+        def first():
+            older["lines"] = _stream(http, {"position": slow, "start": slow_start,
+                                            "time_limit": 60, "slot": "tab-1"})
+        t = threading.Thread(target=first)
+        started = time.monotonic()
+        t.start()
+        while "tab-1" not in http.api.slots:          # the older review is running
+            assert t.is_alive() and time.monotonic() - started < 30
+            time.sleep(0.01)
+        newer = _stream(http, body)
+        t.join(30)
+        assert not t.is_alive() and time.monotonic() - started < 30   # not its 60 s
+        assert {x["type"] for x in older["lines"][:-1]} <= {"start", "update"}
+        assert older["lines"][-1] == {"type": "error", "error": "replaced", "field": "slot",
+                                      "reason": "a newer request took this slot"}
+        return newer
+
+    body = {"position": quick, "start": quick_start, "time_limit": 60, "slot": "tab-1"}
+    fresh = replaced_by(body)
+    assert fresh[-1]["type"] == "report" and fresh[-1]["report"]["status"] == "ok"
+    kept = replaced_by(body)
+    assert kept[0]["cached"] and kept[-1]["report"]["cached"] is True
     assert "tab-1" not in http.api.slots and not http.api.running
 
 
