@@ -527,7 +527,8 @@ class HttpApi:
         "cached"}``, then ``{"type": "update", "plays": [the plays whose verdict changed],
         "seats", "start_value", "start_bounds", "made", "threads"}`` (``threads``: the cores
         it searches on now, idle workers' lent) as the search finds them (from the end of
-        the deal back), and last ``{"type": "report", "report": the /api/analyze answer,
+        the deal back; applied in order, they end with exactly the report's plays and
+        totals), and last ``{"type": "report", "report": the /api/analyze answer,
         "session"}`` — or ``{"type": "error", "error", "field", "reason"}`` when it failed
         after it began.  A request naming the ``session`` of an earlier review of the same
         deal and start goes on with that analysis, its table warm ("keep going"), where the
@@ -563,6 +564,7 @@ class HttpApi:
         if kept is not None:
             self.reviews.move_to_end(key)
             peer.close()
+            self._stop_older(slot)      # a newer request in the slot, if answered at once
             lines = [{"type": "start", "session": kept["session"], "resumed": False,
                       "cached": True},
                      {"type": "report", "report": {**kept["report"], "cached": True},
@@ -577,36 +579,15 @@ class HttpApi:
         """The lines of one review (see :meth:`analyze_stream`); its search is stopped when
         the client goes away (Starlette then closes this generator) or a newer request
         takes its ``slot``."""
-        told: asyncio.Queue = asyncio.Queue()
-        settings = {"start": start, "time_limit": time_limit, "session": session,
-                    "tt_mb": self.limits.tt_mb(self.tt_mb, raw)}
-        prefer = int(session.split("-")[0]) if session else None
-        search = asyncio.ensure_future(self.pool.run("review", raw, settings,
-                                                     on_progress=told.put_nowait, prefer=prefer))
-        self.running.add(search)
-        if slot is not None:
-            older = self.slots.get(slot)
-            if older is not None and not older.done():
-                older.cancel()
-            self.slots[slot] = search
+        search, messages = self.pool.review(raw, {"start": start, "time_limit": time_limit,
+                                                  "session": session,
+                                                  "tt_mb": self.limits.tt_mb(self.tt_mb, raw)})
         try:
-            while True:
-                waiting = asyncio.ensure_future(told.get())
-                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
-                if not waiting.done():
-                    waiting.cancel()
-                    break
-                yield _review_line(waiting.result())
-            while not told.empty():
-                yield _review_line(told.get_nowait())
-            yield self._review_end(search, key, start, time_limit)
+            async with self._held(search, slot):
+                async for message in messages:
+                    yield _review_line(message)
+                yield self._review_end(search, key, start, time_limit)
         finally:
-            if not search.done():
-                search.cancel()   # the client went away (or a newer request): stop the worker
-                await asyncio.gather(search, return_exceptions=True)
-            self.running.discard(search)
-            if slot is not None and self.slots.get(slot) is search:
-                del self.slots[slot]
             peer.close()
 
     def _review_end(self, search: asyncio.Future, key: str, start: int,
@@ -695,6 +676,34 @@ class HttpApi:
 
     # -- one search on the pool -----------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _held(self, search: asyncio.Future, slot: str | None):
+        """A request's ``search`` while the request lasts: in :attr:`running` (``drain``
+        waits for it) and holding its tab's ``slot`` (an older search there is stopped, its
+        request answered "replaced").  On the way out a search still running is stopped —
+        the client went away, a newer request took the slot, the handler was cancelled —
+        and both are let go."""
+        self.running.add(search)
+        if slot is not None:
+            self._stop_older(slot)
+            self.slots[slot] = search
+        try:
+            yield
+        finally:
+            if not search.done():
+                search.cancel()          # the pool stops it in its worker(s)
+                await asyncio.gather(search, return_exceptions=True)
+            self.running.discard(search)
+            if slot is not None and self.slots.get(slot) is search:
+                del self.slots[slot]
+
+    def _stop_older(self, slot: str | None) -> None:
+        """A newer request took ``slot``: the search there, if one still runs, is stopped
+        (its request answered "replaced")."""
+        older = self.slots.pop(slot, None) if slot is not None else None
+        if older is not None and not older.done():
+            older.cancel()
+
     async def _search(self, request: Request, slot: str | None, kind: str, obj: dict,
                       options: dict, job=None) -> tuple:
         """The worker's answer; the search is stopped if the client goes away or a newer
@@ -702,23 +711,12 @@ class HttpApi:
         instead of one job on the pool (an advice: many jobs)."""
         options = {**options, "tt_mb": self.limits.tt_mb(options.get("tt_mb"), obj)}
         search = asyncio.ensure_future(job if job is not None else self.pool.run(kind, obj, options))
-        self.running.add(search)
-        if slot is not None:
-            older = self.slots.get(slot)
-            if older is not None and not older.done():
-                older.cancel()
-            self.slots[slot] = search
         gone = asyncio.ensure_future(_disconnected(request))
-        try:
-            await asyncio.wait({search, gone}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            gone.cancel()
-            if not search.done():
-                search.cancel()  # client gone, or this handler cancelled: stop the worker
-                await asyncio.gather(search, return_exceptions=True)
-            self.running.discard(search)
-            if slot is not None and self.slots.get(slot) is search:
-                del self.slots[slot]
+        async with self._held(search, slot):
+            try:
+                await asyncio.wait({search, gone}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                gone.cancel()
         if search.cancelled():
             if self.draining:
                 raise HttpError(503, "unavailable", None, "the server is shutting down")

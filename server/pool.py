@@ -32,7 +32,7 @@ import itertools
 import logging
 import signal
 import time
-from typing import Callable
+from typing import AsyncIterator, Callable
 
 from ..runner.process import SearchProcess
 from .limits import Busy
@@ -361,6 +361,31 @@ class SearchPool:
         return sum(not w.done() for w in self._waiters)
 
     # -- jobs ---------------------------------------------------------------------------------
+
+    def review(self, obj: dict, settings: dict) -> tuple[asyncio.Future, AsyncIterator[dict]]:
+        """A played deal's review begun on the pool (``settings``' ``session``, a name an
+        earlier review gave, sends it to the process that keeps that analysis): the job's
+        future, and its progress messages as they come, every one, until the job is done
+        (its answer, or its error, is then the future's).  None is lost: the worker sends
+        its last verdicts before its answer (see :mod:`.worker`), on the one pipe read in
+        order, so all of them are queued here before the future is done."""
+        told: asyncio.Queue = asyncio.Queue()
+        session = settings.get("session")
+        search = asyncio.ensure_future(self.run(
+            "review", obj, settings, on_progress=told.put_nowait,
+            prefer=int(session.split("-")[0]) if session else None))
+
+        async def messages():
+            while True:
+                waiting = asyncio.ensure_future(told.get())
+                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
+                if not waiting.done():
+                    waiting.cancel()
+                    break
+                yield waiting.result()
+            while not told.empty():          # (a message the cancelled get left queued)
+                yield told.get_nowait()
+        return search, messages()
 
     async def run(self, kind: str, obj: dict, options: dict, *,
                   on_progress: Callable | None = None, prefer: int | None = None) -> tuple:

@@ -65,42 +65,22 @@ class SolverService(pb_grpc.SolverServicer):
         return pb.SolveResult.FromString(data)
 
     async def Analyze(self, request: pb.AnalyzeRequest, context) -> pb.Analysis:
-        obj = _position(request.position, "")
-        _check_limits(request)
-        try:
-            options.start(request.start, len(obj["played"]))
-        except PositionError as e:
-            raise _invalid([(e.field, e.reason)]) from None
+        obj = _analysis_position(request)
         _, _, data = await self._search(context, "analyze", obj, request)
         return pb.Analysis.FromString(data)
 
     async def AnalyzeStream(self, request: pb.AnalyzeRequest, context):
-        obj = _position(request.position, "")
-        _check_limits(request)
-        try:
-            options.start(request.start, len(obj["played"]))
-        except PositionError as e:
-            raise _invalid([(e.field, e.reason)]) from None
+        obj = _analysis_position(request)
         session = request.session or None
         if session is not None and not SESSION.fullmatch(session):
             raise _invalid([("session", "is not the name of a review this server gave")])
         time_limit, by_deadline = self._time_limit(context, request)
-        settings = {"start": request.start, "time_limit": time_limit, "session": session,
-                    "tt_mb": self.limits.tt_mb(self.tt_mb, obj)}
-        told: asyncio.Queue = asyncio.Queue()
-        search = asyncio.ensure_future(self.pool.run(
-            "review", obj, settings, on_progress=told.put_nowait,
-            prefer=int(session.split("-")[0]) if session else None))
+        search, messages = self.pool.review(obj, {"start": request.start,
+                                                  "time_limit": time_limit, "session": session,
+                                                  "tt_mb": self.limits.tt_mb(self.tt_mb, obj)})
         try:
-            while True:
-                waiting = asyncio.ensure_future(told.get())
-                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
-                if not waiting.done():
-                    waiting.cancel()
-                    break
-                yield _update(waiting.result())
-            while not told.empty():
-                yield _update(told.get_nowait())
+            async for message in messages:
+                yield _update(message)
             try:
                 answer = search.result()
             except WorkerDied as e:
@@ -296,6 +276,18 @@ def _position(msg: pb.Position, prefix: str) -> dict:
         raise _invalid([(prefix + e.field, e.reason)]) from None
     except RecursionError:
         raise _invalid([(prefix + "contract", "nested too deeply")]) from None
+    return obj
+
+
+def _analysis_position(request: pb.AnalyzeRequest) -> dict:
+    """An analysis request's position, its limits and its start checked (INVALID_ARGUMENT
+    naming the field)."""
+    obj = _position(request.position, "")
+    _check_limits(request)
+    try:
+        options.start(request.start, len(obj["played"]))
+    except PositionError as e:
+        raise _invalid([(e.field, e.reason)]) from None
     return obj
 
 

@@ -12,13 +12,17 @@ position object, options); the answer is one of
                                            the name it is kept under in this process
     ("failed", job, kind, field, reason)   kind: invalid | unimplemented | internal
 
-A "review" is an analysis that tells what it finds as it goes — ("progress", job,
-{"session", "resumed", "threads"}) first, then ("progress", job, {"plays", "seats",
-"start_value", "start_bounds", "made", "threads"}) each time verdicts change, over the
-process's :class:`~atout.runner.process.Channel` — and that can go on: this process keeps
-its last few analyses (``KEPT``, their tables warm), and a review whose options name one
-(``session``) runs on with it instead of starting again.  While it runs the pool may lend
-it more threads or take them back (``on_threads``: ``Analysis.want_threads``).
+A "review" is an analysis that tells what it finds as it goes, over the process's
+:class:`~atout.runner.process.Channel`: ("progress", job, {"session", "resumed",
+"threads"}) first, then ("progress", job, {"plays", "seats", "start_value",
+"start_bounds", "made", "threads"}) each time verdicts change (at most every
+``TELL_EVERY`` seconds), and once more before the answer with whatever its report holds
+that was not told yet — the plays and totals told, applied in order, end as the report's.
+A review can go on: this process keeps its last few analyses (``KEPT``, their tables
+warm), and a review whose options name one (``session``) runs on with it instead of
+starting again, telling what changed since the report the earlier one ended with.  While
+it runs the pool may lend it more threads or take them back (``on_threads``:
+``Analysis.want_threads``).
 
 The search runs in a thread of the search process (it releases the GIL), so the process
 keeps reading its pipe: a ("stop", job) sets the job's :class:`atout.solver.Cancel`, which
@@ -56,7 +60,7 @@ TELL_EVERY = 0.1
 def _review(obj: dict, options: dict, cancel, channel) -> tuple:
     """A review: (status, {"report", "session"}), its verdicts told as they are found."""
     from atout.solver import MAX_THREADS
-    from atout.solver.analyze import Analysis, summary
+    from atout.solver.analyze import Analysis
 
     options = dict(options)
     options["threads"] = max(1, min(int(options.get("threads", 1)), MAX_THREADS))
@@ -79,29 +83,65 @@ def _review(obj: dict, options: dict, cancel, channel) -> tuple:
                           "threads": options["threads"]})
     while len(_kept) >= KEPT:                 # room for this one when it is done
         _kept.popitem(last=False)[1][1].close()
-    tell = None
+    progress = None
     if channel is not None:
+        progress = _Progress(channel, analysis, analysis.report() if resumed else None)
         channel.on_threads = analysis.want_threads
-        waiting: dict[int, dict] = {}
-        sent = [0.0]
-
-        def tell(plays: list) -> None:
-            # at most ten messages a second: the verdicts changed meanwhile go together
-            # (the last ones come with the report)
-            waiting.update((p["index"], p) for p in plays)
-            if time.monotonic() - sent[0] >= TELL_EVERY:
-                sent[0] = time.monotonic()
-                changed = [waiting[i] for i in sorted(waiting)]
-                waiting.clear()
-                channel.progress({"plays": changed, **summary(analysis.report()),
-                                  "threads": analysis.engines.threads})
     try:
-        report = analysis.run(time_limit, cancel=cancel, on_update=tell)
+        report = analysis.run(time_limit, cancel=cancel,
+                              on_update=progress.changed if progress else None)
     finally:
         if channel is not None:
             channel.on_threads = None
+    if progress is not None:
+        progress.last(report)
     _kept[session] = (key, analysis)
     return ("limit" if report.get("stopped_by") else "ok"), {"report": report, "session": session}
+
+
+def _summary(report: dict) -> dict:
+    from atout.solver.analyze import summary
+    return summary(report)
+
+
+class _Progress:
+    """A review's verdicts told to the parent as they change: at most one message every
+    :data:`TELL_EVERY` seconds (the verdicts changed meanwhile go together), and before the
+    answer one more with whatever the report says that was not told yet — so that a client
+    applying every message in order ends with exactly the report's plays and totals, the
+    last changes included.  A review that goes on (``before``: the report the earlier one
+    ended with) tells what changed since that report."""
+
+    def __init__(self, channel, analysis, before: dict | None):
+        self.channel, self.analysis = channel, analysis
+        # each card's verdict and the totals as the client has them
+        self.told = {p["index"]: p for p in before["plays"]} if before else {}
+        self.totals = _summary(before) if before else None
+        self.waiting: dict[int, dict] = {}       # changed since the last message
+        self.sent = 0.0
+
+    def changed(self, plays: list) -> None:
+        """``Analysis.run``'s ``on_update``."""
+        self.waiting.update((p["index"], p) for p in plays)
+        if time.monotonic() - self.sent >= TELL_EVERY:
+            self._send(self.analysis.report())
+
+    def last(self, report: dict) -> None:
+        """Before the answer: the verdicts and totals of ``report`` not told yet (those the
+        throttle held back, above all)."""
+        self.waiting = {p["index"]: p for p in report["plays"]
+                        if self.told.get(p["index"]) != p}
+        if self.waiting or _summary(report) != self.totals:
+            self._send(report)
+
+    def _send(self, report: dict) -> None:
+        self.sent = time.monotonic()
+        changed = [self.waiting[i] for i in sorted(self.waiting)]
+        self.waiting.clear()
+        self.told.update((p["index"], p) for p in changed)
+        self.totals = _summary(report)
+        self.channel.progress({"plays": changed, **self.totals,
+                               "threads": self.analysis.engines.threads})
 
 
 def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> tuple:

@@ -9,10 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
+import time
 
 import pytest
 
 from atout.server import pool as pools
+from atout.server import worker
+from atout.solver import Cancel
 from atout.solver.analyze import analyze
 from deals import random_endgame
 from test_whole_deal import _played
@@ -23,6 +27,71 @@ TT = 16  # MB
 def _deal(seed: str, tricks: int = 9):
     obj, start = _played(random.Random(seed), "fr4", {}, tricks)
     return obj, start
+
+
+#: what a review's update says besides its plays
+TOTALS = ("seats", "start_value", "start_bounds", "made")
+
+
+def _applied(updates: list, before: dict | None = None) -> tuple[list, dict | None]:
+    """What a client that applies every update in order has in the end: each card's last
+    verdict told, and the last totals (``before``: the report an earlier review ended with,
+    for a review that goes on)."""
+    plays = {p["index"]: p for p in before["plays"]} if before else {}
+    totals = {k: before.get(k) for k in TOTALS} if before else None
+    for update in updates:
+        plays.update((p["index"], p) for p in update["plays"])
+        totals = {k: update.get(k) for k in TOTALS}
+    return [plays[i] for i in sorted(plays)], totals
+
+
+def _told(report: dict) -> tuple[list, dict]:
+    """A report's plays and totals, as :func:`_applied` gives them."""
+    return report["plays"], {k: report.get(k) for k in TOTALS}
+
+
+# -- the search process: what a review tells -------------------------------------------------
+
+class _Channel:
+    """A search process's channel to its parent, kept in a list."""
+
+    def __init__(self):
+        self.told, self.on_threads = [], None
+
+    def progress(self, data):
+        self.told.append(data)
+
+
+def test_a_review_tells_every_verdict_before_its_answer(monkeypatch):
+    """The updates are throttled (at most one every TELL_EVERY seconds), yet none is lost:
+    a client applying them in order ends with exactly the report's plays and totals — here
+    with a throttle that lets only the first message through on its own, in a review
+    stopped by its time limit and in the review that goes on with it."""
+    monkeypatch.setattr(worker, "TELL_EVERY", 3600.0)
+    obj, start = _deal("review-told")
+    reviews = []
+    session = None
+    try:
+        for time_limit in (0.05, None):
+            channel = _Channel()
+            answer = worker.run_job("review", len(reviews), obj,
+                                    {"start": start, "time_limit": time_limit, "tt_mb": TT,
+                                     "session": session}, Cancel(), channel)
+            assert answer[0] == "done", answer
+            report, session = answer[4]["report"], answer[4]["session"]
+            assert channel.told[0]["session"] == session
+            reviews.append((channel.told[0]["resumed"], channel.told[1:], report))
+    finally:
+        kept = worker._kept.pop(session, None)
+        if kept is not None:
+            kept[1].close()
+    (resumed, updates, first), (resumed_again, more, last) = reviews
+    assert not resumed and resumed_again
+    assert first.get("stopped_by") == "time" and "stopped_by" not in last
+    assert len(updates[0]["plays"]) == len(first["plays"])          # every card first
+    assert _applied(updates) == _told(first)
+    assert _applied(more, first) == _told(last)
+    assert last == analyze(obj, start=start, tt_mb=TT)
 
 
 # -- the pool: progress, the same worker again, cores lent -----------------------------------
@@ -99,6 +168,7 @@ def http():
     from atout.server.http import HttpApi
     api = HttpApi(None, workers=2, tt_mb=TT)
     with TestClient(api.app) as client:
+        client.api = api
         yield client
 
 
@@ -119,12 +189,9 @@ def test_http_streams_the_verdicts_then_the_report_and_keeps_it(http):
     report = last["report"]
     assert report.pop("status") == "ok" and report.pop("start") == start
     assert report == analyze(obj, start=start, tt_mb=TT)
-    # each card's last verdict streamed is the report's (the last ones may come with it)
-    seen = {}
-    for update in lines[1:-1]:
-        seen.update((p["index"], p) for p in update["plays"])
+    # every card in the first update; the updates applied in order end as the report
     assert len(lines[1]["plays"]) == len(report["plays"])
-    assert all(seen[p["index"]] == p for p in report["plays"] if p["index"] in seen)
+    assert _applied(lines[1:-1]) == _told(report)
     # the same deal, start and limit again: answered at once from what the server kept
     again = _stream(http, {"position": obj, "start": start, "time_limit": 60})
     assert [x["type"] for x in again] == ["start", "report"] and again[0]["cached"]
@@ -146,6 +213,41 @@ def test_http_keep_going_and_refusals(http):
         assert r.status_code == 422 and r.json()["field"] == field, (bad, r.text)
 
 
+def test_http_a_newer_review_in_the_same_slot_stops_the_older(http):
+    """A tab's newer review (the same ``slot``) stops its older one, whose stream ends with
+    a "replaced" line at once instead of running its time limit — also when the newer one
+    is answered at once from a review kept; the newer one runs on to its report."""
+    slow, slow_start = _deal("review-http-slot", 12)
+    quick, quick_start = _deal("review-http-slot-quick", 4)
+
+    def replaced_by(body: dict) -> list:
+        older = {}
+
+        def first():
+            older["lines"] = _stream(http, {"position": slow, "start": slow_start,
+                                            "time_limit": 60, "slot": "tab-1"})
+        t = threading.Thread(target=first)
+        started = time.monotonic()
+        t.start()
+        while "tab-1" not in http.api.slots:          # the older review is running
+            assert t.is_alive() and time.monotonic() - started < 30
+            time.sleep(0.01)
+        newer = _stream(http, body)
+        t.join(30)
+        assert not t.is_alive() and time.monotonic() - started < 30   # not its 60 s
+        assert {x["type"] for x in older["lines"][:-1]} <= {"start", "update"}
+        assert older["lines"][-1] == {"type": "error", "error": "replaced", "field": "slot",
+                                      "reason": "a newer request took this slot"}
+        return newer
+
+    body = {"position": quick, "start": quick_start, "time_limit": 60, "slot": "tab-1"}
+    fresh = replaced_by(body)
+    assert fresh[-1]["type"] == "report" and fresh[-1]["report"]["status"] == "ok"
+    kept = replaced_by(body)
+    assert kept[0]["cached"] and kept[-1]["report"]["cached"] is True
+    assert "tab-1" not in http.api.slots and not http.api.running
+
+
 def test_grpc_analyze_stream(tmp_path):
     from atout.client.remote import Client, InvalidPositionError
 
@@ -158,6 +260,7 @@ def test_grpc_analyze_stream(tmp_path):
             assert told[0]["resumed"] is False and told[-1]["session"] == told[0]["session"]
             assert all("plays" in t for t in told[1:-1]) and len(told) > 2
             assert told[-1]["report"] == client.analyze(obj, start=start, time_limit=60)
+            assert _applied(told[1:-1]) == _told(told[-1]["report"])
             with pytest.raises(InvalidPositionError) as e:
                 list(client.analyze_stream(obj, session="not-a-session"))
             assert "session" in str(e.value)

@@ -117,6 +117,12 @@ def browser():
         b.close()
 
 
+# the page analyses the whole deal within its time limit: 5 s keeps each page's search short
+# (a test that chooses another limit keeps it, as the page does)
+SHORT_REVIEW = ("try { if (!localStorage.getItem('atout-analysis-limit')) "
+                "localStorage.setItem('atout-analysis-limit', '5'); } catch (e) {}")
+
+
 def new_page(browser, server, viewport):
     # bypass_csp: Playwright evaluates its waits as strings, which the page's CSP forbids
     context = browser.new_context(viewport=viewport, bypass_csp=True)
@@ -129,10 +135,7 @@ def new_page(browser, server, viewport):
     pg.on("console", lambda m: pg.errors.append(f"console {m.type}: {m.text}")
           if m.type in ("error", "warning") else None)
     pg.base = server
-    # the page analyses the whole deal within its time limit: 5 s keeps each page's search
-    # short (a test that chooses another limit keeps it, as the page does)
-    context.add_init_script("try { if (!localStorage.getItem('atout-analysis-limit')) "
-                            "localStorage.setItem('atout-analysis-limit', '5'); } catch (e) {}")
+    context.add_init_script(SHORT_REVIEW)
     return context, pg
 
 
@@ -799,6 +802,10 @@ def test_a_server_with_a_token_asks_for_it_once(browser, tmp_path):
     served = Service(tmp_path, "--token-file", str(token))
     try:
         context = browser.new_context(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
+        # one search process: a review of the page's default 30 s that took it first (a
+        # loaded machine may take two requests in either order) would hold the value past
+        # the wait below
+        context.add_init_script(SHORT_REVIEW)
         page = context.new_page()
         asked = []
         page.on("dialog", lambda d: (asked.append(d.message), d.accept("viewer-t0ken")))
@@ -815,6 +822,21 @@ def test_a_server_with_a_token_asks_for_it_once(browser, tmp_path):
         context.close()
     finally:
         assert served.stop() == 0
+
+
+def test_the_value_is_asked_for_before_the_review_when_the_table_comes_late(page):
+    """A search process runs one search at a time: on a server with one, a review sent
+    first would hold it for its whole time limit and the value of the position shown
+    would wait behind it.  The page asks for the value first, even when the table (which
+    the value waits for) comes late, as on a loaded machine."""
+    sent = []
+    page.on("request", lambda r: sent.append(r.url.split("/api/", 1)[1])
+            if "/api/" in r.url else None)
+    page.route("**/api/table", lambda route: (time.sleep(0.5), route.continue_()))
+    index = GAMES["fr4"]
+    with page.expect_request("**/api/analyze/stream", timeout=30000):
+        page.goto(f"{page.base}#deal={index}&card={len(PLAYED[index]['played']) - 8}")
+    assert "solve" in sent and sent.index("solve") < sent.index("analyze/stream"), sent
 
 
 # -- the second pass (issue 49) --------------------------------------------------------------

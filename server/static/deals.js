@@ -104,7 +104,10 @@ export async function loadDeal(i, view) {
       state.whatIfFrom = from;
     }
   }
-  go(Number.isInteger(k) ? Math.max(0, Math.min(k, state.line.length)) : 0);
+  // the value of the position shown is asked for before the review: on a server with one
+  // search process, a review sent first would hold it for its whole time limit
+  await go(Number.isInteger(k) ? Math.max(0, Math.min(k, state.line.length)) : 0);
+  if (state.dealIndex !== i || state.deal !== state.deals[i].obj) return;   // another deal since
   if (state.viewSeat === null) reviewLineChanged();
   else reviewViewChanged();
 }

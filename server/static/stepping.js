@@ -13,9 +13,10 @@ import { showDealError } from "./deals.js";
 
 function trickStart(k) { return k - (k % seatsOf()); }
 
+// (the promise: the table drawn and its value asked for, or the view moved on)
 export function go(k) {
   state.cursor = Math.max(0, Math.min(k, state.line.length));
-  update();
+  return update();
 }
 
 export function stepCard(d) {
@@ -58,12 +59,12 @@ function continueLine() {
   if (best) playInstead(best);
 }
 
-export function backToReal() {
+export async function backToReal() {
   const from = state.whatIfFrom;
   state.line = state.real.slice();
   state.whatIfFrom = null;
   state.cursor = Math.min(from === null ? state.cursor : from, state.line.length);
-  update();
+  await update();          // the value asked for first (see loadDeal)
   reviewLineChanged();
 }
 
