@@ -52,6 +52,18 @@ def _searching(proc: subprocess.Popen, timeout: float = 120) -> None:
     raise AssertionError("the search never started")
 
 
+def _communicate(proc: subprocess.Popen, timeout: float = 60) -> tuple[str, str]:
+    """``proc``'s output once it has ended; killed if it has not within ``timeout`` (a
+    search that missed its signal would otherwise go on for the rest of the test run,
+    taking a core from every test after it)."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 def test_ctrl_c_at_any_moment_of_the_start_is_one_line(tmp_path):
     src = tmp_path / "in.jsonl"
@@ -62,7 +74,7 @@ def test_ctrl_c_at_any_moment_of_the_start_is_one_line(tmp_path):
         _catches_sigterm(proc)
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = _communicate(proc)
         assert "Traceback" not in err, (delay, err)
         assert proc.returncode == 130, (delay, proc.returncode, err)
         assert "atout: interrupted" in err
@@ -79,7 +91,7 @@ def test_sigterm_stops_a_search_as_ctrl_c_does(tmp_path):
     _catches_sigterm(proc)
     _searching(proc)
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
+    out, err = _communicate(proc)
     assert proc.returncode == 143, (proc.returncode, err)
     result = json.loads(out.splitlines()[0])
     assert result["status"] == "limit" and result["stopped_by"] == "cancel", result
