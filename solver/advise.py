@@ -277,6 +277,18 @@ def draw(position: Position, samples: int, seed: int | None = None, *,
 NO_TIME = 1e-3
 
 
+def group_rows(row: dict, group: tuple, recommended: bool) -> list[dict]:
+    """The advice's rows of a group of cards worth the same (:mod:`atout.solver.equivalent`),
+    valued once as ``row``: one per card with the group's numbers and, where the group has
+    several cards, the group in ``equivalent``; in the recommended card's group the others
+    are never better than it (``p_better`` 0: proven, not drawn)."""
+    if len(group) == 1:
+        return [dict(row, card=group[0])]
+    return [dict(row, card=card, equivalent=list(group),
+                 **({"p_better": 0.0} if recommended and card != group[0] else {}))
+            for card in group]
+
+
 def start(position: Position, samples: int, seed: int | None, confidence: float,
           started: float) -> Race | Advice:
     """The race of an advice for ``position`` (checked), or the advice itself where the
@@ -288,12 +300,10 @@ def start(position: Position, samples: int, seed: int | None, confidence: float,
     if len(race.groups) > 1:
         return race
     group = race.groups[0]
-    rows = [{"card": card, "mean": None, "se": None, "optimal": None, "made": None,
-             "loss": None, "draws": 0, "behind": 0.0, "behind_se": 0.0,
-             "p_better": None if card == group[0] else 0.0} for card in group]
-    if len(group) > 1:
-        for row in rows:
-            row["equivalent"] = list(group)
+    rows = group_rows({"card": None, "mean": None, "se": None, "optimal": None, "made": None,
+                       "loss": None, "draws": 0, "behind": 0.0, "behind_se": 0.0,
+                       "p_better": None},
+                      group, recommended=True)
     return Advice(id=position.id, seat=position.to_play, maximizing=race.sign > 0,
                   samples=samples, seed=race.draws.seed, deals=race.draws.count, cards=rows,
                   confidence=confidence, certainty=1.0, decided="one card",
@@ -437,18 +447,7 @@ def put_together(race: Race, stopped_by: str = "time", seconds: float = 0.0) -> 
             mid = rows[i]["low"] + rows[i]["high"] if "low" in rows[i] else 0
             return (i != rec, behind is None, behind or 0, -race.sign * mid, i)
         order.sort(key=rank)
-    # each card of a group worth the same has its group's numbers; those of the
-    # recommended card's group are never better than it (p_better 0: proven, not drawn)
-    advice.cards = []
-    for i in order:
-        group = race.groups[i]
-        for card in group:
-            row = dict(rows[i], card=card)
-            if len(group) > 1:
-                row["equivalent"] = list(group)
-                if i == rec and card != group[0]:
-                    row["p_better"] = 0.0
-            advice.cards.append(row)
+    advice.cards = [row for i in order for row in group_rows(rows[i], race.groups[i], i == rec)]
     if race.decided:
         advice.decided = "confidence"
     elif race.prefix == race.samples:
