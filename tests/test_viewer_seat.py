@@ -154,3 +154,42 @@ def test_austrian_advice_is_in_points(page):
     badges = page.locator(".advice-badge .v").all_inner_texts()
     assert means and badges
     assert not any(m.startswith("+") for m in means) and not any("+" in b for b in badges)
+
+
+def _one_choice(deal: dict, group: bool) -> int:
+    """The first card of ``deal`` where the seat to play has one choice: one legal card, or
+    (``group``) several legal cards all worth the same from its view."""
+    from atout.solver.equivalent import equivalent_cards
+    for k in range(len(deal["played"])):
+        pos = atout.position.parse_position({**deal, "played": deal["played"][:k]})
+        legal = pos.legal_cards()
+        if (len(legal) > 1 and len(equivalent_cards(pos)) == 1) if group else len(legal) == 1:
+            return k
+    raise AssertionError("no such card in the deal")
+
+
+def test_a_seat_with_one_choice_is_told_so_at_once(page):
+    """A seat with one legal card, then one whose legal cards are worth the same in every
+    deal it cannot tell apart: the page says so, names the cards, recommends none over the
+    other, and shows the advice's rows (nothing drawn, nothing solved)."""
+    index = GAMES["fr4"]
+    deal = PLAYED[index]
+    for group, words in ((False, "One legal card: "),
+                         (True, "Its legal cards are worth the same in every deal it cannot tell apart: ")):
+        k = _one_choice(deal, group)
+        pos = atout.position.parse_position({**deal, "played": deal["played"][:k]})
+        local = advise({**deal, "played": deal["played"][:k]}, samples=50, seed=k, tt_mb=TT_MB)
+        assert local.decided == "one card" and local.solved == 0
+        open_deal(page, index, k)
+        page.select_option("#view-seat", str(pos.to_play))
+        page.wait_for_function("n => document.getElementById('advice-cards').dataset.played === String(n)",
+                               arg=k, timeout=30000)
+        status = page.inner_text("#advice-status")
+        assert status.startswith(words), status
+        named = [e.get_attribute("data-card") for e in page.locator("#advice-status .token").all()]
+        assert named == local.best == sorted(token(c) for c in pos.legal_cards())
+        rows = [r.get_attribute("data-card") for r in page.locator("#advice-cards tr[data-card]").all()]
+        assert sorted(rows) == sorted(row["card"] for row in local.cards) == named
+        assert page.locator("#advice-cards tr.recommended").count() == 0
+        assert page.get_attribute("#advice-status", "data-status") == "ok"
+        page.select_option("#view-seat", "")
