@@ -97,15 +97,17 @@ def default_tt_mb(tricks_left: int, seats: int = 4) -> int:
     return next(mb for least, mb in TT_MB_BY_CARDS if cards >= least)
 
 
-def make_engine(position: Position, tt_mb: int | None = None, features: int = DEFAULT_FEATURES) -> Engine:
+def make_engine(position: Position, tt_mb: int | None = None, features: int = DEFAULT_FEATURES,
+                grow_to_mb: int = 0) -> Engine:
     """An engine at ``position`` (its played cards replayed), with a fresh table: of
     ``tt_mb`` MB, or by default sized by the cards left to play (``default_tt_mb``) and
-    growing up to ``BIG_TT_MB`` while a long search needs room.
+    growing up to ``BIG_TT_MB`` while a long search needs room; a table of ``tt_mb`` MB
+    grows up to ``grow_to_mb`` (0: never).
 
     ``features``: the search techniques switched on (``FEATURES``; DEFAULT_FEATURES) —
     fewer only to measure them or to check the search against its plain self."""
     params = engine_params(position)
-    grow_to = 0
+    grow_to = grow_to_mb
     if not tt_mb:
         # by the cards left to play, and room to grow up to BIG_TT_MB for a search that
         # runs long (a 12-trick position can outgrow 256 MB: docs/search.md, "Memory")

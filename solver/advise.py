@@ -74,15 +74,17 @@ class CardValues:
     nodes: int = 0
 
 
-#: the table of a drawn deal's search when none is asked (MB): the solver's own size for
-#: that many cards, at most this, and never growing (a single search may grow its table
-#: to 4 GB; an advice runs one search per core, each a drawn deal from 12 tricks out at
-#: most, which 256 MB holds: docs/search.md, "Memory")
+#: the table of a drawn deal's search when none is asked (MB): it starts at the solver's
+#: own size for that many cards and grows up to this while the search gives up entries (a
+#: single search may grow its table to 4 GB; an advice runs one search per core, each a
+#: drawn deal from 12 tricks out at most, which 256 MB holds: docs/search.md, "Memory").
+#: Growing matters: a drawn deal can be far harder than the real one its size is set by
+#: (a hard 10-trick fr4 advice: 0.45-0.62x the CPU against a fixed 16 MB; docs/single-dummy.md)
 DRAW_TT_MB = 256
 
 
 def draw_tt_mb(position: Position) -> int:
-    """The table size (MB) of a drawn deal's search at ``position``: see DRAW_TT_MB."""
+    """The table size (MB) a drawn deal's search at ``position`` starts on: see DRAW_TT_MB."""
     tricks_left = position.rules.hand_size - len(position.played) // position.seats
     return min(DRAW_TT_MB, default_tt_mb(tricks_left, position.seats))
 
@@ -93,9 +95,11 @@ def solve_cards(position: Position, *, cards=None, time_limit: float | None = No
     """The value of each legal card of the seat to play in ``cards`` (tokens; None: every
     one), double dummy, and the deal's value (the values of ``atout solve --all``
     without the line).  A limit, ``cancel`` or one of ``cancels`` leaves the proven
-    bounds.  ``tt_mb``: the table (default :func:`draw_tt_mb`).  ``threads()``: the
+    bounds.  ``tt_mb``: the table, fixed (default: :func:`draw_tt_mb`, growing up to
+    DRAW_TT_MB).  ``threads()``: the
     threads for each next search (default one)."""
-    engine = make_engine(position, tt_mb or draw_tt_mb(position))
+    engine = (make_engine(position, tt_mb) if tt_mb else
+              make_engine(position, draw_tt_mb(position), grow_to_mb=DRAW_TT_MB))
     engine.set_limits(0, float(time_limit or 0))
     stops = [c for c in (cancel, *cancels) if c is not None]
     for c in stops:

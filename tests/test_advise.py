@@ -52,6 +52,41 @@ def test_solve_cards_equals_solve_all(game):
         assert cv.exact and cv.values == r.cards and cv.value == r.value
 
 
+def test_a_drawn_deals_table_grows_unless_its_size_is_given(monkeypatch):
+    """A draw's search starts on the solver's table for its cards and grows it up to
+    DRAW_TT_MB while it gives up entries (a hard 10-trick fr4 draw outgrows 16 MB: 0.62x
+    the CPU, docs/single-dummy.md); a size asked for (``tt_mb``) is kept as it is.  The
+    growing table's answers equal the fixed one's, and a table does grow."""
+    import atout.solver.advise as advise_module
+    from atout.solver import make_engine
+
+    made_with = []
+
+    def recording(position, tt_mb=None, features=None, grow_to_mb=0):
+        engine = make_engine(position, tt_mb, grow_to_mb=grow_to_mb)
+        made_with.append((tt_mb, grow_to_mb, engine))
+        return engine
+
+    monkeypatch.setattr(advise_module, "make_engine", recording)
+    rng = random.Random("grow-draw")
+    pos = parse_position(random_endgame(rng, "fr4", 3))
+    grown, fixed = solve_cards(pos), solve_cards(pos, tt_mb=1)
+    assert grown.exact and fixed.exact and grown.values == fixed.values and grown.value == fixed.value
+    assert [m[:2] for m in made_with] == [(advise_module.draw_tt_mb(pos), advise_module.DRAW_TT_MB),
+                                          (1, 0)]
+    # and the growth is real: tables of 1 MB allowed to grow, on positions of 10 tricks
+    grew = 0
+    for _ in range(3):
+        pos = parse_position(random_endgame(rng, "fr4", 10))
+        engine = make_engine(pos, 1, grow_to_mb=16)
+        before = engine.table_fill()[0]
+        done, value, _ = engine.value()
+        for code in engine.legal_codes():
+            assert engine.child_value(code, guess=value)[0]
+        grew += engine.table_fill()[0] > before
+    assert grew
+
+
 def _one_deal_positions():
     """Positions where the seat to play can place every card: by what it saw and what the
     others' play revealed (some cards hidden, but only one way to deal them)."""
