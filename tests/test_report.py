@@ -285,3 +285,27 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path, report):
     r = _atout("report", str(mixed), "-o", str(tmp_path / "no-such-dir" / "page.html"))
     assert r.returncode == 2 and r.stderr.splitlines()[-1].startswith(
         f"atout: cannot write {tmp_path / 'no-such-dir' / 'page.html'}: ")
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda r: r.pop("made"), "made: is missing"),
+    (lambda r: r["plays"][0].update(cost=5, best=["KZ"]), "plays[0].best: must be a list of "
+                                                          "cards of fr4's deck"),
+    (lambda r: r["plays"][0].update(decisive=True, best=[""]), "plays[0].best: must be"),
+    (lambda r: r["plays"][0].update(seat=(r["plays"][0]["seat"] + 1) % 4),
+     "plays[0].seat: must be "),
+    (lambda r: r["plays"].extend([r["plays"][0]] * len(r["position"]["played"])),
+     "plays: has "),
+], ids=["made-missing", "best-not-a-card", "best-empty", "seat-not-the-player", "too-many-plays"])
+def test_an_analysis_that_does_not_fit_its_deal_is_said(tmp_path, change, says):
+    """Each field the page reads is checked against the deal first: a line the batch never
+    writes (a field missing, a best card not of the deck, a play said of another seat, more
+    plays than cards played) is one line on stderr, not a traceback nor a page of it."""
+    result = json.loads(SESSION[0])
+    change(result)
+    src = tmp_path / "one.jsonl"
+    src.write_text(json.dumps(result) + "\n")
+    r = _atout("report", str(src), "-o", str(tmp_path / "page.html"))
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert f"(line 1: {says}" in r.stderr, r.stderr
+    assert not (tmp_path / "page.html").exists()
