@@ -10,10 +10,10 @@ from __future__ import annotations
 def add_parser(sub, positive_float, positive_int) -> None:
     from atout import options
 
-    from .cli import add_tt_mb_option, add_workers_option, checked
+    from .cli import add_tt_mb_option, add_workers_option, checked, host_name
 
     p = sub.add_parser("serve", help="serve the solver over gRPC (atout.v1.Solver)")
-    p.add_argument("--host", default="127.0.0.1",
+    p.add_argument("--host", type=host_name, default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 or [::] for all: "
                         "then use TLS and a token)")
     p.add_argument("--port", type=int, default=50051,

@@ -665,6 +665,21 @@ def test_cli_solve_refuses_a_bad_server_address(server, reason):
     assert f"atout solve: error: argument --server: {reason}" in err.splitlines()[-1], err
 
 
+@pytest.mark.parametrize("command", ["serve", "view"])
+@pytest.mark.parametrize("host", ["", " ", "0.0.0.0 ", "a\nb"])
+def test_servers_refuse_a_host_that_is_no_address(command, host):
+    """Before anything is started: `atout view --host ''` listened on every interface and
+    printed http://:PORT/ (serve failed with no reason)."""
+    from unittest import mock
+
+    from interfaces import cli
+    with mock.patch("atout.server.app.run", return_value=0) as serve:
+        code, out, err = cli([command, "--port", "0", "--host", host])
+    assert code == 2 and not serve.called, err
+    assert f"atout {command}: error: argument --host: must be a host name or an IP address, " \
+           f"not {host!r}" == err.splitlines()[-1], err
+
+
 def test_good_server_addresses_are_taken():
     from atout.client.cli import server_address
     for text in ("127.0.0.1:50051", "localhost:1", "[::1]:65535", "solver.example:443"):
