@@ -684,9 +684,30 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
 
 
 def write_page(path: str, text: str) -> None:
-    """The page to ``path``, whole or not at all (a temporary file renamed into place)."""
+    """The page to ``path``, whole or not at all (a temporary file renamed into place; a
+    link is followed, and the temporary file is removed if it cannot be).  A path that is
+    there and is not a regular file — a device such as /dev/null, a pipe, a folder — is
+    an OSError: the rename would have replaced it (as root, /dev/null itself)."""
+    import errno
     import os
-    tmp = f"{path}.atout-tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    import stat
+
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "not a regular file (-o - writes the page to standard "
+                                    "output)")
+    tmp = f"{target}.atout-tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

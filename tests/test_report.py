@@ -309,3 +309,26 @@ def test_an_analysis_that_does_not_fit_its_deal_is_said(tmp_path, change, says):
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert f"(line 1: {says}" in r.stderr, r.stderr
     assert not (tmp_path / "page.html").exists()
+
+
+def test_a_page_path_that_is_no_regular_file_is_left_as_it_was(tmp_path, report):
+    """-o naming a pipe or a folder is refused and left alone (the page was renamed onto it:
+    a pipe became a file, and as root -o /dev/null replaced the device); a link is
+    followed; a failed write leaves no temporary file behind."""
+    import stat
+    path, _, _ = report
+    pipe, folder = tmp_path / "pipe", tmp_path / "folder"
+    os.mkfifo(pipe)
+    (folder / "x").mkdir(parents=True)
+    for target in (pipe, folder):
+        r = _atout("report", str(path.parent / "out.jsonl"), "-o", str(target))
+        assert r.returncode == 2 and r.stderr == (f"atout: cannot write {target}: not a regular "
+                                                  f"file (-o - writes the page to standard "
+                                                  f"output)\n"), r.stderr
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode) and folder.is_dir()
+    page, link = tmp_path / "page.html", tmp_path / "link.html"
+    link.symlink_to(page)
+    r = _atout("report", str(path.parent / "out.jsonl"), "-o", str(link))
+    assert r.returncode == 0 and link.is_symlink(), r.stderr
+    assert page.read_text().startswith("<!DOCTYPE html>")
+    assert not list(tmp_path.glob("*.atout-tmp"))
