@@ -367,7 +367,8 @@ def _view_number(params: dict, name: str) -> int | None:
     if name not in params:
         return None
     text = params[name][-1]
-    if not text.isdigit() or len(text) > 3:
+    # ASCII digits only: "²" is a digit to str.isdigit() but not to int()
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
         raise LinkError(name, f"must be a whole number, not {text[:20]!r}")
     return int(text)
 

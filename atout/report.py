@@ -34,8 +34,9 @@ import html
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from atout.cards import EXCUSE, is_trump, suit, token
+from atout.cards import EXCUSE, card, is_trump, suit, token
 from atout.errors import PositionError
+from atout.games import deck_of
 from atout.jsonl import MAX_LINE_BYTES, decode_json, split_lines
 from atout.position import PEOPLE_FIELDS, Position, parse_position
 from atout.printable import printable
@@ -125,15 +126,30 @@ def _pair(value, fld: str) -> list[int]:
     return value
 
 
+def _is_card(tok: Any, deck: set) -> bool:
+    try:
+        return card(tok) in deck
+    except ValueError:
+        return False
+
+
 def _check_analysis(obj: dict, pos: Position) -> None:
     """The fields of an analysis the page uses, against the deal they are said of."""
     plays = _need(obj, "plays", list)
+    if len(plays) > len(pos.played):
+        raise _Bad("plays", f"has {len(plays)} plays, more than the {len(pos.played)} cards "
+                            f"the deal played")
     start = len(pos.played) - len(plays)
+    # who played each card, to check each play's seat against
+    players = [s for t in pos.tricks for s, _ in t.cards] + [s for s, _ in pos.trick]
+    deck = set(deck_of(pos.game))
     if obj.get("start_value") is None:
         _pair(obj.get("start_bounds"), "start_bounds")
     elif type(obj["start_value"]) is not int:
         raise _Bad("start_value", "must be a whole number")
-    if obj.get("made") not in (True, False, None):
+    if "made" not in obj:           # (null is a verdict: not proven)
+        raise _Bad("made", "is missing")
+    if obj["made"] not in (True, False, None):
         raise _Bad("made", "must be true, false or null")
     for k, p in enumerate(plays):
         where = f"plays[{k}]."
@@ -145,15 +161,15 @@ def _check_analysis(obj: dict, pos: Position) -> None:
         if p.get("card") != token(pos.played[start + k]):
             raise _Bad(where + "card", f"is not the card the deal played there "
                                        f"({token(pos.played[start + k])})")
-        seat = _need(p, "seat", int, where)
-        if not 0 <= seat < pos.seats:
-            raise _Bad(where + "seat", f"must be a seat 0..{pos.seats - 1}")
+        if _need(p, "seat", int, where) != players[start + k]:
+            raise _Bad(where + "seat", f"must be {players[start + k]} (the seat that played "
+                                       f"that card)")
         if _need(p, "cost", int, where, nullable=True) is None:
             _pair(p.get("cost_bounds"), where + "cost_bounds")
         _need(p, "decisive", bool, where)
         best = _need(p, "best", list, where, nullable=True)
-        if best is not None and not all(isinstance(t, str) for t in best):
-            raise _Bad(where + "best", "must be a list of cards")
+        if best is not None and not all(_is_card(t, deck) for t in best):
+            raise _Bad(where + "best", f"must be a list of cards of {pos.game}'s deck")
     seats = _need(obj, "seats", list)
     if len(seats) != pos.seats:
         raise _Bad("seats", f"must have one entry per seat ({pos.seats})")
@@ -668,9 +684,30 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
 
 
 def write_page(path: str, text: str) -> None:
-    """The page to ``path``, whole or not at all (a temporary file renamed into place)."""
+    """The page to ``path``, whole or not at all (a temporary file renamed into place; a
+    link is followed, and the temporary file is removed if it cannot be).  A path that is
+    there and is not a regular file — a device such as /dev/null, a pipe, a folder — is
+    an OSError: the rename would have replaced it (as root, /dev/null itself)."""
+    import errno
     import os
-    tmp = f"{path}.atout-tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    import stat
+
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "not a regular file (-o - writes the page to standard "
+                                    "output)")
+    tmp = f"{target}.atout-tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

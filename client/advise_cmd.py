@@ -128,8 +128,9 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
                 text += f", contract made in {_pct(top['made'])}"
             if advice.get("certainty") is not None and advice.get("decided") != "confidence":
                 text += f"; {_pct(advice['certainty'])} sure no other card is better"
-        else:
+        elif "low" in top:
             text += f" (by its proven bounds {top['low']:.1f}..{top['high']:.1f}: no draw was solved)"
+        # (else one choice: nothing was drawn, the card is the whole answer)
         lines.append(text)
         if advice.get("value") is not None:
             lines.append(f"with every card seen (double dummy) the draws are worth "

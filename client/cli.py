@@ -246,6 +246,15 @@ def server_address(text: str) -> str:
     return text
 
 
+def host_name(text: str) -> str:
+    """An argparse type: the address a server listens on, a name or an IP address.  An
+    empty one is refused here: `atout view` took it as every interface and printed the
+    address http://:PORT/, `atout serve` failed with no reason."""
+    if not text or not text.isprintable() or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(f"must be a host name or an IP address, not {text!r}")
+    return text
+
+
 def add_workers_option(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--workers", type=whole_number(1, options.MAX_WORKERS), metavar="N",
                    help=f"{help} (at most {options.MAX_WORKERS})")

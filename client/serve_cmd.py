@@ -10,10 +10,10 @@ from __future__ import annotations
 def add_parser(sub, positive_float, positive_int) -> None:
     from atout import options
 
-    from .cli import add_tt_mb_option, add_workers_option, checked
+    from .cli import add_tt_mb_option, add_workers_option, checked, host_name
 
     p = sub.add_parser("serve", help="serve the solver over gRPC (atout.v1.Solver)")
-    p.add_argument("--host", default="127.0.0.1",
+    p.add_argument("--host", type=host_name, default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 or [::] for all: "
                         "then use TLS and a token)")
     p.add_argument("--port", type=int, default=50051,
@@ -72,25 +72,47 @@ def add_parser(sub, positive_float, positive_int) -> None:
                        help="open connections on each port; more are closed at once "
                             f"(default {bounds.DEFAULT_MAX_CONNECTIONS}, lowered to fit the "
                             "open-file limit, which is raised as far as the system allows)")
-    links.add_argument("--header-timeout", type=positive_float, metavar="S",
+    links.add_argument("--header-timeout", type=connection_seconds, metavar="S",
                        default=bounds.DEFAULT_HEADER_TIMEOUT,
                        help="seconds for a TLS handshake and for an HTTP request's head (gRPC: "
                             "the handshake and the HTTP/2 preface) "
                             f"(default {bounds.DEFAULT_HEADER_TIMEOUT:g})")
-    links.add_argument("--body-timeout", type=positive_float, metavar="S",
+    links.add_argument("--body-timeout", type=connection_seconds, metavar="S",
                        default=bounds.DEFAULT_BODY_TIMEOUT,
                        help="seconds for an HTTP request's body (408 past them) "
                             f"(default {bounds.DEFAULT_BODY_TIMEOUT:g})")
-    links.add_argument("--idle-timeout", type=positive_float, metavar="S",
+    links.add_argument("--idle-timeout", type=connection_seconds, metavar="S",
                        default=bounds.DEFAULT_IDLE_TIMEOUT,
                        help="close a connection with no call for S seconds (gRPC clients "
                             f"reconnect by themselves) (default {bounds.DEFAULT_IDLE_TIMEOUT:g})")
-    links.add_argument("--keepalive", type=positive_float, metavar="S",
+    links.add_argument("--keepalive", type=connection_seconds, metavar="S",
                        default=bounds.DEFAULT_KEEPALIVE,
                        help="gRPC: ping a quiet connection every S seconds, and drop it if "
                             f"the ping is not answered within {bounds.KEEPALIVE_TIMEOUT:g} s "
                             f"(default {bounds.DEFAULT_KEEPALIVE:g})")
     p.set_defaults(run=run)
+
+
+#: the longest of the connection timeouts: gRPC takes them in milliseconds as a C int
+MAX_CONNECTION_SECONDS = (2 ** 31 - 1) // 1000          # 24 days
+#: the shortest: a millisecond (gRPC's unit; less was 0 ms, a ping on every tick)
+MIN_CONNECTION_SECONDS = 0.001
+
+
+def connection_seconds(text: str) -> float:
+    """An argparse type: a connection's timeout or keep-alive in seconds, finite and within
+    what gRPC can take (infinity or 1e300 ended `atout serve` in an OverflowError)."""
+    import argparse
+    import math
+
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(v) and MIN_CONNECTION_SECONDS <= v <= MAX_CONNECTION_SECONDS):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from "
+                                         f"{MIN_CONNECTION_SECONDS:g} to {MAX_CONNECTION_SECONDS}")
+    return v
 
 
 def whole_queue(text: str) -> int:

@@ -21,6 +21,10 @@ DEFAULT_BASE = "http://127.0.0.1:8765/"
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
+    from atout import options
+
+    from .cli import checked
+
     p = sub.add_parser("show", help="print positions as a player reads them")
     p.add_argument("file", nargs="?", default=None, help="input file, or - for stdin (default)")
     p.add_argument("--ascii", action="store_true", help="suits as letters (S H D C), no symbols")
@@ -34,7 +38,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--values", action="store_true",
                    help="with --svg: solve each position and show its double-dummy value and "
                         "each legal card's cost")
-    p.add_argument("--time-limit", type=positive_float, default=10.0, metavar="S",
+    p.add_argument("--time-limit", type=checked(options.time_limit), default=10.0, metavar="S",
                    help="with --values: seconds per search (default 10; a search stopped by "
                         "it shows the bounds it proved)")
     p.add_argument("--make-link", nargs="?", const=DEFAULT_BASE, metavar="BASE",
@@ -84,10 +88,17 @@ def _link_note(link: dict, ascii: bool) -> str:
 
 
 def _values(obj: dict, time_limit: float) -> dict:
-    """The double-dummy result the picture shows (exact, or the bounds proved in time)."""
+    """The double-dummy result the picture shows (exact, or the bounds proved in time).
+    The search runs where Ctrl-C and SIGTERM stop it (atout.client.interrupt): in this
+    thread they waited for its end, the time limit."""
     from atout.solver import solve
 
-    r = solve(obj, all_cards=True, time_limit=time_limit)
+    from .interrupt import Searches
+
+    with Searches("show", "position", bar=False) as searches:
+        r = searches.run(solve, obj, all_cards=True, time_limit=time_limit)
+    if searches.interrupted:
+        raise KeyboardInterrupt         # main says it: no picture, exit 130 (143 for SIGTERM)
     if r.status == "ok":
         return {"status": "ok", "value": r.value, "cards": r.cards}
     return {"status": "limit", "bounds": list(r.bounds)}

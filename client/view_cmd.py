@@ -13,13 +13,13 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import add_tt_mb_option, add_workers_option
+    from .cli import add_tt_mb_option, add_workers_option, host_name
 
     p = sub.add_parser("view", help="see deals and their double-dummy analysis in a browser")
     p.add_argument("file", nargs="?", help="positions to show (JSON Lines or JSON)")
     p.add_argument("--port", type=int, default=8765,
                    help="port of the page (default 8765; 0 picks a free one)")
-    p.add_argument("--host", default="127.0.0.1",
+    p.add_argument("--host", type=host_name, default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this computer only)")
     add_workers_option(p, "search processes (default: one per core)")
     add_tt_mb_option(p, "transposition table size per search in MB")

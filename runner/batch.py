@@ -40,7 +40,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from atout.errors import PositionError
 from atout.jsonl import MAX_LINE_BYTES, split_lines
+from atout.position import check_id
 
 __all__ = ["solve_all", "analyze_all", "BatchReport", "BatchError"]
 
@@ -95,6 +97,10 @@ def _lines(stream) -> Iterator[_Task]:
 
 
 def _ident(raw: bytes | None) -> Any:
+    """The id of an input line, as its result line will carry it: None where the line has
+    none, or one the rules refuse (check_id: an integer past 64 bits, a lone surrogate),
+    since its result's id is then null too - else a rerun never found that result and
+    appended it again each time."""
     if raw is None:
         return None
     try:
@@ -103,8 +109,11 @@ def _ident(raw: bytes | None) -> Any:
         return None
     if isinstance(obj, dict):
         ident = obj.get("id")
-        if type(ident) in (str, int) and len(str(ident)) <= 200:
-            return ident
+        try:
+            check_id(ident)
+        except PositionError:
+            return None
+        return ident
     return None
 
 

@@ -65,7 +65,7 @@ from atout.position import parse_position
 from atout.printable import shown
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
-from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES
+from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, check as check_advice
 
 from .advice import AdviceFailed, advise_on_pool
 from .limits import Busy, Limits, PeerCalls
@@ -643,8 +643,12 @@ class HttpApi:
             if samples > self.limits.max_samples:
                 raise _invalid("samples", f"at most {self.limits.max_samples} deals in one "
                                           f"advice (this server's --max-samples)")
-            job = self._advice(raw, seat=_option(obj, "seat", None, options.seat, pos.seats),
-                               samples=samples,
+            seat = _option(obj, "seat", None, options.seat, pos.seats)
+            try:    # refused before the job takes the slot: a refused request stops nothing
+                check_advice(pos, seat=seat)
+            except PositionError as e:
+                raise _invalid(e.field, e.reason) from None
+            job = self._advice(raw, seat=seat, samples=samples,
                                seed=_option(obj, "seed", None, options.seed),
                                confidence=_option(obj, "confidence", DEFAULT_CONFIDENCE,
                                                   options.confidence),

@@ -476,6 +476,10 @@ def test_one_legal_card_answers_at_once():
     assert a.recommended == only and a.best == [only] and a.decided == "one card"
     assert a.solved == 0 and a.nodes == 0 and a.status == "ok" and a.deals >= 1
     json.dumps(a.to_json())
+    # in words too (nothing drawn, so no mean and no bounds: it was a KeyError)
+    from atout.client.advise_cmd import render
+    text = render(pos, a.to_json(), ascii=True)
+    assert "one legal card, nothing to weigh" in text and f"play {only}" in text, text
 
 
 def test_no_peeking():

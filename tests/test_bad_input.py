@@ -665,6 +665,49 @@ def test_cli_solve_refuses_a_bad_server_address(server, reason):
     assert f"atout solve: error: argument --server: {reason}" in err.splitlines()[-1], err
 
 
+@pytest.mark.parametrize("command", ["serve", "view"])
+@pytest.mark.parametrize("host", ["", " ", "0.0.0.0 ", "a\nb"])
+def test_servers_refuse_a_host_that_is_no_address(command, host):
+    """Before anything is started: `atout view --host ''` listened on every interface and
+    printed http://:PORT/ (serve failed with no reason)."""
+    from unittest import mock
+
+    from interfaces import cli
+    with mock.patch("atout.server.app.run", return_value=0) as serve:
+        code, out, err = cli([command, "--port", "0", "--host", host])
+    assert code == 2 and not serve.called, err
+    assert f"atout {command}: error: argument --host: must be a host name or an IP address, " \
+           f"not {host!r}" == err.splitlines()[-1], err
+
+
+@pytest.mark.parametrize("option", ["--header-timeout", "--body-timeout", "--idle-timeout",
+                                    "--keepalive"])
+@pytest.mark.parametrize("value", ["inf", "1e300", "nan", "0.0001", "0"])
+def test_serve_refuses_connection_seconds_grpc_cannot_take(option, value):
+    """Infinity or 1e300 seconds ended `atout serve` in an OverflowError (gRPC takes them
+    in milliseconds as a C int); less than a millisecond was 0 ms."""
+    from unittest import mock
+
+    from interfaces import cli
+    with mock.patch("atout.server.app.run", return_value=0) as serve:
+        code, out, err = cli(["serve", "--port", "0", option, value])
+    assert code == 2 and not serve.called, err
+    assert err.splitlines()[-1] == (f"atout serve: error: argument {option}: must be a number "
+                                    f"of seconds from 0.001 to 2147483")
+
+
+def test_the_longest_connection_seconds_are_taken_by_grpc():
+    import grpc
+
+    from atout.client.serve_cmd import MAX_CONNECTION_SECONDS, connection_seconds
+    from atout.server.app import grpc_options
+    from atout.server.limits import Limits
+    most = connection_seconds(str(MAX_CONNECTION_SECONDS))
+    server = grpc.server(None, options=grpc_options(Limits(
+        header_timeout=most, body_timeout=most, idle_timeout=most, keepalive=most)))
+    server.stop(None)
+
+
 def test_good_server_addresses_are_taken():
     from atout.client.cli import server_address
     for text in ("127.0.0.1:50051", "localhost:1", "[::1]:65535", "solver.example:443"):

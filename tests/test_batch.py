@@ -171,6 +171,23 @@ def test_missing_and_duplicate_ids(tmp_path):
     assert len(_results(out)) == 7
 
 
+def test_a_refused_id_is_done_once(tmp_path):
+    """A line whose id the rules refuse (an integer past 64 bits, a lone surrogate): its
+    result's id is null, and a rerun finds it by its line (it was solved again and its
+    result appended on every rerun)."""
+    p = _puzzles("odd-ids", 3, tricks=(2,))
+    lines = [json.dumps(dict(p[0], id=2 ** 70)), json.dumps(dict(p[1], id="\ud800")),
+             json.dumps(p[2])]
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _write(src, lines)
+    report = solve_all(src, out, workers=1, tt_mb=TT)
+    assert report.solved == 3 and report.errors == 2
+    assert [r["id"] for r in sorted(_results(out), key=lambda r: r["input_line"])] == \
+        [None, None, p[2]["id"]]
+    again = solve_all(src, out, workers=1, tt_mb=TT)
+    assert again.solved == 0 and again.skipped == 3 and len(_results(out)) == 3
+
+
 class _Terminal(io.StringIO):
     def isatty(self):
         return True

@@ -24,6 +24,7 @@ from unittest import mock
 
 import grpc
 import pytest
+from google.protobuf.message import DecodeError
 
 hypothesis = pytest.importorskip("hypothesis")
 httpx = pytest.importorskip("httpx")
@@ -33,6 +34,7 @@ from atout.cards import tokens  # noqa: E402
 from atout.client import Client  # noqa: E402
 from atout.deal import random_endgame  # noqa: E402
 from atout.games import GAMES, deck_of  # noqa: E402
+from atout.errors import PositionError  # noqa: E402
 from atout.proto import convert  # noqa: E402
 from atout.proto.v1 import solver_pb2 as pb  # noqa: E402
 from interfaces import (ACCEPTED, Service, cli, client_verdict, http_verdict,  # noqa: E402
@@ -209,6 +211,55 @@ def test_mutated_positions_through_every_interface(service, client, obj, encodin
     assert client_verdict(client, obj) == verdict
     on_server = server_verdict(client, obj)
     assert on_server is None or on_server == verdict
+
+
+ADVISE = (["advise", "--samples", "2", "--time-limit", "0.2"],
+          ["advise", "--text", "--samples", "2", "--time-limit", "0.2"])
+
+
+@examples(25)
+@given(obj=mutated_positions(), seat=st.one_of(st.none(), st.sampled_from([0, 1, 2, 3, 4, -1]),
+                                               scalars),
+       encoding=st.sampled_from(["utf-8", "ascii"]))
+def test_mutated_positions_advised_through_every_interface(service, client, obj, seat, encoding):
+    """The advice (a newer surface: positions of one legal card, finished deals, seats not
+    to play): `atout advise` (JSON and in words), POST /api/advise and gRPC Advise give the
+    same verdict, a refusal names its field, nothing else fails."""
+    line = json.dumps(obj).encode()
+    verdicts = set()
+    for argv in ADVISE:
+        code, out, err = cli(argv, line, encoding)
+        assert code in (0, 1), (argv, code, err)
+        _for_people(err)
+        _for_people(out)
+        for message in err.splitlines():
+            assert message.count(": ") >= 2, (argv, message)
+        if "--text" not in argv and out:
+            result = json.loads(out.splitlines()[0])
+            verdicts.add((result["field"], result["reason"]) if result["status"] == "error"
+                         else ACCEPTED)
+    body = {"position": obj, "samples": 2, "time_limit": 0.2}
+    if seat is not None:
+        body["seat"] = seat
+    r = post(service, "/api/advise", json.dumps(body).encode())
+    assert r.status_code in (200, 422), r.text
+    if seat is None:
+        assert {http_verdict(r)} == verdicts or not verdicts, (verdicts, r.text)
+    elif r.status_code == 422:
+        assert r.json()["field"] and r.json()["reason"], r.text
+    try:
+        message = convert.position_message(obj)
+        request = pb.AdviseRequest(position=message, samples=2, time_limit=0.2)
+    except (PositionError, ValueError, TypeError, RecursionError, DecodeError):
+        return                      # no message carries it (the client's own check answers)
+    if type(seat) is int and -2 ** 31 <= seat < 2 ** 31:
+        request.seat = seat
+    try:
+        client.stub.Advise(request, timeout=30)
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, (e.code(), e.details())
+        from atout.client.remote import _error
+        assert _error(e).field, e.details()
 
 
 @examples(25)

@@ -324,6 +324,28 @@ def test_a_newer_request_on_the_same_slot_stops_the_older_search(client):
     assert time.monotonic() - started < 10   # not the 60 s of the older request
 
 
+def test_a_refused_request_on_the_same_slot_stops_nothing(client):
+    """An advice the rules refuse (a finished deal, a seat not to play) is refused before
+    it takes its slot: the search there runs on (it was stopped, answered 'replaced')."""
+    deal = at(PLAYED[0], 0)
+    slow = {"position": deal, "time_limit": 3, "slot": "tab-2"}
+    answers = {}
+
+    def first():
+        answers["slow"] = client.post("/api/solve", json=slow)
+    t = threading.Thread(target=first)
+    t.start()
+    time.sleep(1.0)                       # the slow search is running on the one worker
+    not_to_play = (deal["first"] + 1) % len(deal["hands"])
+    for refused, fld in (({"position": PLAYED[0]}, "played"),
+                         ({"position": deal, "seat": not_to_play}, "seat")):
+        r = client.post("/api/advise", json={**refused, "slot": "tab-2"})
+        assert r.status_code == 422 and r.json()["field"] == fld, r.text
+    t.join(30)
+    assert answers["slow"].status_code == 200, answers["slow"].text
+    assert answers["slow"].json()["status"] == "limit"      # it ran its 3 s
+
+
 # -- a real server ---------------------------------------------------------------------------
 
 class Served:

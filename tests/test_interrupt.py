@@ -96,3 +96,22 @@ def test_sigterm_stops_a_search_as_ctrl_c_does(tmp_path):
     result = json.loads(out.splitlines()[0])
     assert result["status"] == "limit" and result["stopped_by"] == "cancel", result
     assert "atout: interrupted:" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_picture_with_values_stops_at_ctrl_c(tmp_path, sig, status):
+    """`atout show --svg --values` of a whole deal with a long time limit: Ctrl-C or SIGTERM
+    while it searches stops it at once, one line, no picture (its search ran in the main
+    thread, where neither could reach it before the time limit)."""
+    src = tmp_path / "in.jsonl"
+    src.write_text(HARD.read_text().splitlines()[0] + "\n")
+    proc = subprocess.Popen([str(ATOUT), "show", str(src), "--svg", "-", "--values",
+                             "--time-limit", "300"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _catches_sigterm(proc)
+    time.sleep(1.0)         # searching by now (earlier, the signal stops it the same way)
+    proc.send_signal(sig)
+    out, err = _communicate(proc, timeout=30)    # not the 300 s of its time limit
+    assert proc.returncode == status, (proc.returncode, err)
+    assert out == "" and err == "atout: interrupted\n", err

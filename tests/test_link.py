@@ -91,6 +91,18 @@ def test_a_bad_link_says_what_is_wrong(change, reason):
     assert reason in e.value.reason
 
 
+@pytest.mark.parametrize("view", ["card=²", "seat=¹", "from=³&whatif=T1", "card=٣", "card=-1",
+                                  "seat=1000"])
+def test_a_view_number_that_is_not_ascii_digits_is_refused(view):
+    """card, from and seat: ASCII digits only (a superscript two ended `atout show --link`
+    in a traceback: a digit to str.isdigit(), not to int())."""
+    url = link.make_link("http://h/", random_deal(3, "fr4", 1, "x"))
+    with pytest.raises(link.LinkError) as e:
+        link.read_link(f"{url}&{view}")
+    assert e.value.field == view.split("=")[0]
+    assert e.value.reason.startswith("must be a whole number, not ")
+
+
 def test_a_link_with_a_deal_that_breaks_a_rule_names_the_field():
     good = random_deal(5, "fr3", 0, None)
     good["played"] = []

@@ -285,3 +285,50 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path, report):
     r = _atout("report", str(mixed), "-o", str(tmp_path / "no-such-dir" / "page.html"))
     assert r.returncode == 2 and r.stderr.splitlines()[-1].startswith(
         f"atout: cannot write {tmp_path / 'no-such-dir' / 'page.html'}: ")
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda r: r.pop("made"), "made: is missing"),
+    (lambda r: r["plays"][0].update(cost=5, best=["KZ"]), "plays[0].best: must be a list of "
+                                                          "cards of fr4's deck"),
+    (lambda r: r["plays"][0].update(decisive=True, best=[""]), "plays[0].best: must be"),
+    (lambda r: r["plays"][0].update(seat=(r["plays"][0]["seat"] + 1) % 4),
+     "plays[0].seat: must be "),
+    (lambda r: r["plays"].extend([r["plays"][0]] * len(r["position"]["played"])),
+     "plays: has "),
+], ids=["made-missing", "best-not-a-card", "best-empty", "seat-not-the-player", "too-many-plays"])
+def test_an_analysis_that_does_not_fit_its_deal_is_said(tmp_path, change, says):
+    """Each field the page reads is checked against the deal first: a line the batch never
+    writes (a field missing, a best card not of the deck, a play said of another seat, more
+    plays than cards played) is one line on stderr, not a traceback nor a page of it."""
+    result = json.loads(SESSION[0])
+    change(result)
+    src = tmp_path / "one.jsonl"
+    src.write_text(json.dumps(result) + "\n")
+    r = _atout("report", str(src), "-o", str(tmp_path / "page.html"))
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert f"(line 1: {says}" in r.stderr, r.stderr
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_a_page_path_that_is_no_regular_file_is_left_as_it_was(tmp_path, report):
+    """-o naming a pipe or a folder is refused and left alone (the page was renamed onto it:
+    a pipe became a file, and as root -o /dev/null replaced the device); a link is
+    followed; a failed write leaves no temporary file behind."""
+    import stat
+    path, _, _ = report
+    pipe, folder = tmp_path / "pipe", tmp_path / "folder"
+    os.mkfifo(pipe)
+    (folder / "x").mkdir(parents=True)
+    for target in (pipe, folder):
+        r = _atout("report", str(path.parent / "out.jsonl"), "-o", str(target))
+        assert r.returncode == 2 and r.stderr == (f"atout: cannot write {target}: not a regular "
+                                                  f"file (-o - writes the page to standard "
+                                                  f"output)\n"), r.stderr
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode) and folder.is_dir()
+    page, link = tmp_path / "page.html", tmp_path / "link.html"
+    link.symlink_to(page)
+    r = _atout("report", str(path.parent / "out.jsonl"), "-o", str(link))
+    assert r.returncode == 0 and link.is_symlink(), r.stderr
+    assert page.read_text().startswith("<!DOCTYPE html>")
+    assert not list(tmp_path.glob("*.atout-tmp"))
