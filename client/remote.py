@@ -189,8 +189,9 @@ class Client:
         """The analysis of ``analyze`` told as it is found: dicts ``{"session", "resumed"}``
         first, then ``{"plays": [the plays whose verdict changed], "seats", "start_value",
         "start_bounds", "made"}`` as verdicts change (applied in order, they end with exactly
-        the report's plays and totals), and last ``{"report": the report, "session"}``.  ``session``: the session a review of the same deal and start
-        ended with — the server goes on with that analysis ("keep going")."""
+        the report's plays and totals), and last ``{"report": the report, "session"}``.
+        ``session``: the session a review of the same deal and start ended with — the
+        server goes on with that analysis ("keep going")."""
         message, pos = _checked(position)
         request = pb.AnalyzeRequest(position=message, start=options.start(start, len(pos.played)),
                                     session=session or "")

@@ -96,8 +96,7 @@ def solve_cards(position: Position, *, cards=None, time_limit: float | None = No
     one), double dummy, and the deal's value (the values of ``atout solve --all``
     without the line).  A limit, ``cancel`` or one of ``cancels`` leaves the proven
     bounds.  ``tt_mb``: the table, fixed (default: :func:`draw_tt_mb`, growing up to
-    DRAW_TT_MB).  ``threads()``: the
-    threads for each next search (default one)."""
+    DRAW_TT_MB).  ``threads()``: the threads for each next search (default one)."""
     engine = (make_engine(position, tt_mb) if tt_mb else
               make_engine(position, draw_tt_mb(position), grow_to_mb=DRAW_TT_MB))
     engine.set_limits(0, float(time_limit or 0))
