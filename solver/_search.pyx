@@ -513,4 +513,3 @@ MAX_THREADS = MAXTHREADS
 #: what the engine uses unless told otherwise: the cut-off memory measured worse on the
 #: French sets (docs/search.md), so it stays off
 DEFAULT_FEATURES = FEAT_DEFAULT
-
