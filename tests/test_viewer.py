@@ -785,7 +785,12 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
     assert box["y"] + box["height"] <= PHONE["height"]
     assert phone.inner_text("#bar-value").startswith("value ")
     # the chart as wide as the screen allows, its labels a readable size
-    chart = phone.locator("#chart svg").bounding_box()
+    # (measured in one evaluate, once drawn: a review still running redraws the chart, and
+    # between two drawings there is none to measure)
+    chart = phone.wait_for_function("""() => {
+        const r = document.querySelector('#chart svg')?.getBoundingClientRect();
+        return r && r.width > 0 && {width: r.width, height: r.height}; }""",
+                                    timeout=60000).json_value()
     assert chart["height"] >= 150 and chart["width"] >= 300
     sizes = phone.evaluate("[...document.querySelectorAll('#chart text')].map(e => "
                            "parseFloat(getComputedStyle(e).fontSize) * e.ownerSVGElement.getScreenCTM().a)")
