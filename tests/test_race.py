@@ -309,3 +309,30 @@ def test_the_certainty_is_the_weakest_test():
     rows = s["rows"]
     assert rows[1]["p_better"] == rows[2]["p_better"] > DROP_P
     assert s["certainty"] == pytest.approx(1 - max(r["p_better"] for r in rows[1:]))
+
+
+def test_decided_and_certainty_agree_under_a_limit():
+    """The stop is read after every draw, so an advice that a limit ends before it decides
+    has a certainty below its confidence, whenever the limit falls (the looks used to be
+    the only reads: a certainty past the confidence between two of them, decided null)."""
+    from atout.solver.advise import put_together
+    pos = _position()
+    best = None
+
+    def value(i, c):
+        return race.sign * ((10 if c == best else -40 - (i % 7)) + 3 * (i % 4))
+    race = Race(pos, samples=200, seed=5)
+    best = race.cards[0]
+    _run(race, value)
+    assert race.decided
+    full = race.decided_at
+    for limit_at in range(1, full + 3):
+        race = Race(pos, samples=200, seed=5)
+        best = race.cards[0]
+        _run(race, value, limit_at=limit_at)
+        advice = put_together(race)
+        if limit_at >= full:
+            assert advice.decided == "confidence" and advice.solved == full
+        else:
+            assert advice.status == "limit" and advice.decided is None
+            assert advice.certainty is None or advice.certainty < race.confidence, limit_at
