@@ -92,8 +92,8 @@ from atout.sampler import Sampler
 
 from .equivalent import equivalent_cards
 
-__all__ = ["Draws", "Job", "Race", "Tally", "WAIT", "AGAIN", "looks", "DEFAULT_CONFIDENCE", "MIN_DRAWS",
-           "DROP_P", "LAG", "BET_CAP"]
+__all__ = ["Draws", "Job", "Race", "Tally", "WAIT", "AGAIN", "looks", "DEFAULT_CONFIDENCE",
+           "MIN_DRAWS", "DROP_P", "LAG", "BET_CAP"]
 
 #: the confidence an advice stops at, unless told otherwise
 DEFAULT_CONFIDENCE = 0.95
@@ -287,7 +287,8 @@ class Tally:
             return None, [], None
         # the best mean for the seat's camp (exact sums: no rounding decides); ties: more
         # often optimal, then the smaller loss, then the card's order
-        rec = min(alive, key=lambda i: (-self.sign * self.sum[i], -self.optimal[i], self.loss[i], i))
+        rec = min(alive, key=lambda i: (-self.sign * self.sum[i], -self.optimal[i], self.loss[i],
+                                        i))
         best = [i for i in alive if self.pd[rec][i] == 0]
         # a wrong stop needs the best card's own test to have failed: the largest p_better
         # of the others is the error the stop risks (no sum over the cards: see the module)

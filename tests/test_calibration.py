@@ -85,7 +85,7 @@ def binomial_margin(n: int, p: float, tail: float = 1e-3) -> int:
 
 
 def test_the_references_are_there():
-    """Positions of four games, close and clear, a thousand draws or more each."""
+    """Positions of five games, close and clear, 2,000 draws or more each."""
     assert len(NAMES) >= 10 and CLEAR <= set(NAMES)
     games = {reference(n)["position"]["game"] for n in NAMES}
     assert games == {"fr3", "fr4", "fr5", "priest5", "at4"}
@@ -204,3 +204,23 @@ def test_a_card_ahead_in_most_deals_but_worse_on_average():
     for samples, runs in ((100, 300), (1000, 60)):
         stopped, wrong = _made_up(draw, runs, samples, width=31)
         assert wrong <= binomial_margin(runs, 0.05), (samples, stopped, wrong)
+
+
+if __name__ == "__main__":
+    # the table of docs/single-dummy.md ("Stopping early, before and after"):
+    #     python tests/test_calibration.py [DRAWS [ADVICES]]      (default 100 100)
+    import statistics
+    import sys
+
+    args = [int(a) for a in sys.argv[1:3]]
+    samples, runs = (args + [100, 100][len(args):])
+    for name in NAMES:
+        ref, cells = reference(name), []
+        best = truth(ref)
+        got = [stops(*resample(ref, run, samples), ref["sign"]) for run in range(runs)]
+        for c in LEVELS:
+            at = [g[c] for g in got if c in g]
+            wrong = sum(rec not in best for _, rec in at)
+            median = statistics.median(n for n, _ in at) if at else "-"
+            cells.append(f"{c}: {wrong} wrong of {len(at)} stops (median draws {median})")
+        print(f"{name}: " + " | ".join(cells))
