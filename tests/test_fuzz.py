@@ -453,8 +453,12 @@ def links(draw):
     once, twice or not at all, with values good and odd; any address before the "#"."""
     payload = draw(st.sampled_from(LINK_PAYLOADS))
     for _ in range(draw(st.integers(0, 2))):
+        if not payload:             # cut to nothing, or an empty text drawn: nothing to change
+            break
         at = draw(st.integers(0, len(payload) - 1))
         what = draw(st.sampled_from(["char", "bit", "cut", "text"]))
+        if what == "bit" and not all(ch in link.ALPHABET for ch in payload):
+            what = "cut"            # (a text drawn before has no bits to flip)
         if what == "char":
             payload = payload[:at] + draw(st.sampled_from(link.ALPHABET + "%+=&é ")) + payload[at + 1:]
         elif what == "bit":
@@ -525,7 +529,10 @@ def _analyses() -> list[dict]:
     for game, limit in (("fr4", None), ("fr3", None), ("at4", 0.001)):
         obj = random_endgame(rng, game, 3)
         obj["id"] = game
-        line = analyze_line(json.dumps(obj).encode(), 1, {"tt_mb": 8, "time_limit": limit})
+        # the last 3 tricks only: a random endgame comes with its whole deal's cards played
+        # before it, and a whole deal's analysis without a limit runs for hours
+        line = analyze_line(json.dumps(obj).encode(), 1,
+                            {"tt_mb": 8, "time_limit": limit, "last_tricks": 3})
         lines.append(line)
     lines.append(analyze_line(b'{"id": "bad", "game": "fr4"}', 2, {"tt_mb": 8}))
     return lines
