@@ -396,3 +396,31 @@ def test_command_text():
     text = out.stdout
     assert "seat 0 piccolo" in text and "seat 3 bettler" in text
     assert "par: " in text and "the contract played: piccolo by seat 2" in text
+
+
+def test_batch_tables_resume_and_refuse_other_results(tmp_path):
+    from atout.runner.batch import BatchError, solve_all, table_all
+    rng = random.Random(17)
+    deals = [random_position(rng, "at4", "piccolo", declarer=s, first=s) for s in (0, 1)]
+    for i, d in enumerate(deals):
+        d["id"] = f"deal {i}"
+    src, out = tmp_path / "in.jsonl", tmp_path / "tables.jsonl"
+    src.write_text("\n".join(json.dumps(d) for d in deals) + '\n{"id": "bad", "game": "x"}\n')
+    report = table_all(src, out, workers=2, contracts=["bettler"], time_limit=60)
+    assert (report.ok, report.errors) == (2, 1)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    by = {line["id"]: line for line in lines}
+    assert by["bad"]["field"] == "game"
+    for i in (0, 1):
+        assert by[f"deal {i}"]["status"] == "ok" and len(by[f"deal {i}"]["cells"]) == 4
+        assert by[f"deal {i}"]["position"]["contract"]["bid"] == "piccolo"
+        alone = contract_table(deals[i], contracts=["bettler"])
+        assert [c["made"] for c in by[f"deal {i}"]["cells"]] == [c["made"] for c in alone["cells"]]
+    again = table_all(src, out, workers=1, contracts=["bettler"], time_limit=60)
+    assert (again.skipped, again.solved) == (3, 0)
+    with pytest.raises(BatchError, match="is a contract table"):
+        solve_all(src, out, workers=1)
+    r = subprocess.run([sys.executable, "-m", "atout.client.cli", "batch", "--table", str(src),
+                        "-o", str(tmp_path / "t2.jsonl"), "--contract", "bettler", "--all"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--all is for solving, not --table" in r.stderr
