@@ -191,6 +191,8 @@ class _Search:
         self.kept: dict[_Unit, None] = {}      # units holding an engine, oldest first
         self.kept_mb = 0.0
         self.error: BaseException | None = None
+        self.workers: dict[int, threading.Thread] = {}
+        self.finished = False       # every turn worth taking taken
         self.stopped_by: str | None = None
         self.nodes = 0
         self.pairs = self._pairs() if implications else {}
@@ -224,20 +226,41 @@ class _Search:
         for unit in self.units:
             if unit.rank == 0:
                 self.push(unit)     # (an écart cell's further classes: as each is tried)
-        workers = [threading.Thread(target=self.work, name=f"atout-table-{i}", daemon=True)
-                   for i in range(self.threads)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
+        with self.cond:
+            self.start_workers()
+        while True:
+            with self.cond:
+                waiting = [w for w in self.workers.values() if w.is_alive()]
+            if not waiting:
+                break
+            for w in waiting:
+                w.join()
         if self.error is not None:
             raise self.error
 
-    def work(self) -> None:
+    def start_workers(self) -> None:
+        """Under the lock: a worker thread for each of the ``threads`` not running."""
+        for i in range(self.threads):
+            if i not in self.workers or not self.workers[i].is_alive():
+                w = threading.Thread(target=self.work, args=(i,), name=f"atout-table-{i}",
+                                     daemon=True)
+                self.workers[i] = w
+                w.start()
+
+    def want_threads(self, threads: int) -> None:
+        """From now on ``threads`` searches at once (more cores lent, or taken back: a
+        worker past the number stops after its turn)."""
+        with self.cond:
+            self.threads = max(1, threads)
+            if self.stopped_by is None and not self.finished:
+                self.start_workers()
+            self.cond.notify_all()
+
+    def work(self, index: int) -> None:
         try:
             while True:
                 with self.cond:
-                    unit = self.take()
+                    unit = self.take(index)
                     if unit is None:
                         return
                     self.busy += 1
@@ -258,10 +281,11 @@ class _Search:
                 self.stopped_by = self.stopped_by or "error"
                 self.cond.notify_all()
 
-    def take(self) -> _Unit | None:
-        """The cheapest turn worth taking, waiting while others run; None when done."""
+    def take(self, index: int) -> _Unit | None:
+        """The cheapest turn worth taking, waiting while others run; None when done (or
+        this worker is one more than the threads now lent)."""
         while True:
-            if self.stopped_by is not None:
+            if self.stopped_by is not None or self.finished or index >= self.threads:
                 return None
             while self.queue:
                 _, _, unit = heapq.heappop(self.queue)
@@ -270,6 +294,8 @@ class _Search:
                         self.push_next_class(unit.cells[0])
                     return unit
             if self.busy == 0:
+                self.finished = True
+                self.cond.notify_all()
                 return None
             self.cond.wait()
 
@@ -410,8 +436,9 @@ class _Search:
 def contract_table(position: Any, *, time_limit: float | None = None,
                    threads: int = 1, tt_mb: int | None = None, contracts=None,
                    values: bool = False, cancel: Cancel | None = None,
-                   on_cell: Callable[[dict], None] | None = None, played=(),
-                   implications: bool = True) -> dict:
+                   on_cell: Callable[[dict], None] | None = None,
+                   on_threads: Callable[[Callable[[int], None]], None] | None = None,
+                   played=(), implications: bool = True) -> dict:
     """The contract table of ``position``'s deal as dealt (a Position or a position JSON
     object): docs/format.md, "A contract table".
 
@@ -421,7 +448,8 @@ def contract_table(position: Any, *, time_limit: float | None = None,
     of the game's table); ``values``: also each cell's exact value, with the time left;
     ``cancel``: stops it at once (Ctrl-C), keeping what is proven; ``on_cell(cell)``:
     called with each cell's JSON as it changes (from the searching threads, one at a
-    time).  ``played`` (card ids) and ``implications`` are for tests: cards taken as played
+    time); ``on_threads(want)``: called once before the search with ``want(n)``, which
+    changes the searches at once while it runs (the server lends idle cores so).  ``played`` (card ids) and ``implications`` are for tests: cards taken as played
     in every cell, and whether implied answers spare searches.
 
     Raises :class:`~atout.errors.PositionError` for a position the rules refuse, a
@@ -449,6 +477,8 @@ def contract_table(position: Any, *, time_limit: float | None = None,
     deadline = started + time_limit if time_limit else float("inf")
     search = _Search(cells, units, threads, deadline, cancel, values, tt_mb or DEFAULT_TT_MB,
                      implications, changed if on_cell is not None else None)
+    if on_threads is not None:
+        on_threads(search.want_threads)
     search.run()
     # cells never searched (the time ran out first, or an answer implied) still get bounds
     for unit in units:
@@ -456,8 +486,9 @@ def contract_table(position: Any, *, time_limit: float | None = None,
             unit.position = unit.position or unit.build()
             unit.threshold = made_threshold(unit.position.contract, unit.position.hands)
             unit.learn(*make_engine(unit.position, 1).bounds())
-    for cell in cells:
-        cell.update(_value_cap(cell.spec) if cell.searched else None)
+    for cell in cells:      # (told too: the cells told, in order, end as the table's)
+        if cell.update(_value_cap(cell.spec) if cell.searched else None):
+            changed([cell])
     out = {"id": position.id}
     out["status"] = "ok" if all(c.settled(values) for c in cells) else "limit"
     body = table_json(spec, [c.result for c in cells], position.id)
