@@ -49,7 +49,7 @@ from .games import AT4_COLOUR, AT4_NEGATIVE_TRICKS, AT4_RUFER, rules_for
 from .position import Position, parse_position
 
 __all__ = ["TableCell", "TableSpec", "Missing", "table_spec", "contracts_of", "CellResult",
-           "table_json", "AT4_ORDER", "rank_of"]
+           "table_json", "verdict_in", "AT4_ORDER", "rank_of"]
 
 FRENCH = ("fr3", "fr4", "fr5")
 #: French Tarot's columns, lowest bid first ("garde" stands for the prise too)
@@ -517,6 +517,46 @@ def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
     rank = rank_of(d.game, name)
     out["higher"] = [c.key() for c, r in zip(spec.cells, results)
                      if c.objective == "contract" and r.made and rank_of(d.game, c.contract) > rank]
+    return out
+
+
+def verdict_in(table: dict, position: Position) -> dict | None:
+    """The verdict a table (its JSON) gives on the contract ``position`` plays — the
+    ``played`` object, for a deal of the same board as the table's: its declarer's cell of
+    that contract (``made``, ``bounds``, and ``ecart``: whether that cell's écart is the one
+    played or the best one) and the cells that outbid it that some seat makes.  None in
+    Trischaken, or for a table of another game."""
+    con = position.contract
+    if con.bid == "trischaken" or table.get("game") != position.game:
+        return None
+    called = token(con.called) if con.called is not None else None
+    if position.game in FRENCH:
+        name = "garde" if con.bid in ("prise", "garde") else con.bid
+    elif position.game == "priest5":
+        name = "alone" if con.partner is None else "call"
+    else:
+        name = con.bid
+
+    def same(c: dict) -> bool:
+        if c["seat"] != con.declarer or c["contract"] != name or c.get("objective"):
+            return False
+        if position.game == "priest5":
+            return name == "alone" or c.get("partner") == con.partner
+        return c.get("called") == called
+
+    mine = [c for c in table["cells"] if same(c)]
+    here = next((c for c in mine if c.get("ecart") == "given"), mine[0] if mine else None)
+    out: dict[str, Any] = {"seat": con.declarer, "contract": con.bid}
+    if here is None:
+        out.update({"made": None, "asked": False})
+    else:
+        out.update({"made": here["made"], "bounds": here["bounds"]})
+        if here.get("ecart"):
+            out["ecart"] = here["ecart"]
+    rank = rank_of(position.game, name)
+    out["higher"] = [{k: c[k] for k in ("seat", "contract", "called", "partner") if k in c}
+                     for c in table["cells"] if not c.get("objective") and c["made"]
+                     and rank_of(position.game, c["contract"]) > rank]
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .printable import printable
 from .text import card_text
 
-__all__ = ["describe_table", "cell_text", "contract_name", "verdict_text", "par_text"]
+__all__ = ["describe_table", "grid", "cell_text", "contract_name", "verdict_text", "par_text"]
 
 _GAMES = {"fr3": "French Tarot (3)", "fr4": "French Tarot (4)", "fr5": "French Tarot (5)",
           "priest5": "Priestertarock", "at4": "Austrian Tarock"}
@@ -59,6 +59,19 @@ def _row_and_column(game: str, cell: dict, ascii: bool) -> tuple[str, str]:
     return seat + called, contract_name(cell["contract"])
 
 
+def grid(table: dict, ascii: bool = False) -> tuple[list[str], dict[str, dict[str, str]]]:
+    """The table laid out as ``--text`` and ``atout report`` show it: (the column names,
+    {row name: {column: the cell in words}})."""
+    rows: dict[str, dict[str, str]] = {}
+    columns: list[str] = []
+    for cell in table["cells"]:
+        row, col = _row_and_column(table["game"], cell, ascii)
+        if col not in columns:
+            columns.append(col)
+        rows.setdefault(row, {})[col] = cell_text(cell)
+    return columns, rows
+
+
 def describe_table(table: dict, ascii: bool = False) -> str:
     """A table (the JSON of ``atout table``) in words: a heading, the grid, the par, the
     contract played and what could not be asked."""
@@ -69,13 +82,7 @@ def describe_table(table: dict, ascii: bool = False) -> str:
     game = table["game"]
     lines = [f"{label}: {_GAMES.get(game, game)}, the deal as dealt (seat {table['first']} "
              f"bids and leads first)"]
-    rows: dict[str, dict[str, str]] = {}
-    columns: list[str] = []
-    for cell in table["cells"]:
-        row, col = _row_and_column(game, cell, ascii)
-        if col not in columns:
-            columns.append(col)
-        rows.setdefault(row, {})[col] = cell_text(cell)
+    columns, rows = grid(table, ascii)
     width = max(len(r) for r in rows) if rows else 4
     widths = {c: max([len(c)] + [len(r.get(c, "")) for r in rows.values()]) for c in columns}
     lines.append(" " * width + "  " + "  ".join(c.ljust(widths[c]) for c in columns))
@@ -149,6 +156,8 @@ def verdict_text(table: dict, ascii: bool = False) -> str | None:
             None: "not proven either way"}[played.get("made")]
     if played.get("asked") is False:
         made = "not asked"
+    if played.get("ecart") == "searched":
+        made += " (its best écart; the table has not the one played)"
     text = f"{name} by seat {played['seat']}: {made}"
     higher = played.get("higher") or []
     if higher:

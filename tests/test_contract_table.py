@@ -424,3 +424,52 @@ def test_batch_tables_resume_and_refuse_other_results(tmp_path):
                         "-o", str(tmp_path / "t2.jsonl"), "--contract", "bettler", "--all"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "--all is for solving, not --table" in r.stderr
+
+
+def test_report_shows_each_boards_table_and_the_bidding_verdicts(tmp_path):
+    """atout report --tables: a board's table and par under its hands, each table's
+    bidding verdict read from the cells of its own deal's table."""
+    from atout.report_tables import read_tables
+    from atout.runner.batch import analyze_line, table_all
+    rng = random.Random(18)
+    base = random_position(rng, "at4", "bettler", declarer=0, first=0)
+    plays = []
+    for i, (bid, seat) in enumerate((("bettler", 0), ("piccolo", 1))):
+        obj = dict(base, id=f"t{i + 1}", board="B1", table=i + 1, first=seat,
+                   contract=dict(base["contract"], bid=bid, declarer=seat))
+        pos = parse_position(obj)
+        while not pos.is_finished:
+            pos.play(rng.choice(pos.legal_cards()))
+        obj["played"] = tokens(pos.played)
+        plays.append(obj)
+    src = tmp_path / "session.jsonl"
+    src.write_text("".join(json.dumps(o) + "\n" for o in plays))
+    analyses = tmp_path / "analyses.jsonl"
+    analyses.write_text("".join(json.dumps(analyze_line(json.dumps(o).encode(), n,
+                                                        {"last_tricks": 2, "tt_mb": 8})) + "\n"
+                                for n, o in enumerate(plays, 1)))
+    tables = tmp_path / "tables.jsonl"
+    table_all(src, tables, workers=1, contracts=["bettler", "piccolo"], time_limit=60)
+    page = tmp_path / "page.html"
+    r = subprocess.run([sys.executable, "-m", "atout.client.cli", "report", str(analyses),
+                        "-o", str(page), "--tables", str(tables)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    html = page.read_text()
+    assert html.count("Who could have made what") == 1 and "seat 3 piccolo" in html
+    assert html.count('class="par"') == 1 and "Par: " in html
+    with open(tables, "rb") as f:
+        read = read_tables(f)
+    for obj in plays:
+        pos = parse_position(obj)
+        table = read.of(pos)
+        assert table["id"] == obj["id"]
+        cell = next(c for c in table["cells"] if c["seat"] == pos.contract.declarer
+                    and c["contract"] == obj["contract"]["bid"])
+        made = {True: "made with best play", False: "down with best play"}[cell["made"]]
+        assert f"Bidding: {obj['contract']['bid']} by seat {pos.contract.declarer}: {made}" in html
+    # a file that holds no table: said, the page still made
+    r = subprocess.run([sys.executable, "-m", "atout.client.cli", "report", str(analyses),
+                        "-o", str(page), "--tables", str(analyses)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "line 1: status: not a contract table" in r.stderr
