@@ -19,7 +19,9 @@ DEFAULT_TIME_LIMIT = 120.0
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from .cli import add_threads_option, add_time_limit_option, add_tt_mb_option
+    from atout import options
+
+    from .cli import MAX_THREADS, _threads, add_time_limit_option, checked, default_threads
 
     p = sub.add_parser("table", help="the double-dummy contract table of each deal: which "
                                      "contracts each seat could have made, and the par")
@@ -31,14 +33,17 @@ def add_parser(sub, positive_float, positive_int) -> None:
                         "alone); default: every contract of the game's table")
     p.add_argument("--values", action="store_true",
                    help="also the exact value of each cell (the score; an Austrian point "
-                        "game's card points), with the time left once every contract "
-                        "question is settled")
+                        "game's card points), with the time the contract questions leave")
     add_time_limit_option(p, f"seconds for each deal's table (default {DEFAULT_TIME_LIMIT:g}): "
                              "what is not proven by then is left open with its bounds")
     p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
-    add_tt_mb_option(p, "the most MB one search's table grows to (default 1024; it starts "
-                        "at 1 and grows while the search needs room)")
-    add_threads_option(p)
+    p.add_argument("--tt-mb", type=checked(options.tt_mb, int), metavar="M",
+                   help="the most MB one search's table grows to (default 1024; each starts "
+                        "at 1 and grows while its search needs room)")
+    p.add_argument("--threads", type=_threads, metavar="N",
+                   help=f"searches at once, each on a thread (the last ones share the threads "
+                        f"left), 1 to {MAX_THREADS} (default: every core, here "
+                        f"{default_threads()})")
     p.set_defaults(run=run)
 
 

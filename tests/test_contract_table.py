@@ -137,9 +137,13 @@ def test_french_cells_are_what_solve_says(game, seed):
     assert all(c["made"] is not None for c in table["cells"])
     _check_consistent(table)
     assert _french_oracle(obj, table, played) == len(table["cells"])
-    # the same with the implied answers: the same verdicts
-    again = contract_table(obj, played=played, threads=2)
+    # the same with the implied answers, and every exact value asked: the same verdicts,
+    # each value but a searched écart's exact (and checked against solve)
+    again = contract_table(obj, played=played, threads=2, values=True)
+    assert again["status"] == "ok"
     assert [c["made"] for c in again["cells"]] == [c["made"] for c in table["cells"]]
+    assert all(c["value"] is not None for c in again["cells"] if c.get("ecart") != "searched")
+    assert _french_oracle(obj, again, played) == len(again["cells"])
 
 
 def test_the_ecart_given_is_the_takers_own():
