@@ -121,7 +121,8 @@ class _Unit:
 
 
 class _Cell:
-    """A cell of the table and the units that answer it: one, or one per écart class."""
+    """A cell of the table and the units that answer it: one, or one per écart class
+    (whose tallies are kept as their turns end: a garde has up to tens of thousands)."""
 
     def __init__(self, spec: TableCell, index: int):
         self.spec = spec
@@ -130,6 +131,11 @@ class _Cell:
         self.tried = 0              # écart classes given their first turn so far
         self.first_nodes = 0        # and what those first turns cost (the finished ones)
         self.first_done = 0
+        self.refuted: set[int] = set()    # the écart classes proven not to make it
+        self.probed: set[int] = set()     # those with both bounds (or no choice at all)
+        self.making: int | None = None    # the first class proven to make it
+        self.best_lo: int | None = None
+        self.highs: list = []             # (-hi, class) of every hi proven (stale ones too)
         self.result = CellResult(classes=len(spec.classes) if spec.ecart == "searched" else 0)
 
     @property
@@ -142,6 +148,19 @@ class _Cell:
             return False
         return not values or self.searched or r.lo == r.hi
 
+    def note(self, unit: _Unit) -> None:
+        """An écart class's turn ended: the tallies."""
+        if unit.made is False:
+            self.refuted.add(unit.rank)
+        elif unit.made and (self.making is None or unit.rank < self.making):
+            self.making = unit.rank
+        if unit.impossible or (unit.lo is not None and unit.hi is not None):
+            self.probed.add(unit.rank)
+        if unit.lo is not None:
+            self.best_lo = unit.lo if self.best_lo is None else max(self.best_lo, unit.lo)
+        if unit.hi is not None:
+            heapq.heappush(self.highs, (-unit.hi, unit.rank))
+
     def update(self, cap: tuple[int, int] | None) -> bool:
         """The cell's result from its units; True when it changed."""
         before = self.result.to_json()
@@ -149,22 +168,21 @@ class _Cell:
         if not self.searched:
             u = self.units[0]
             r.made, r.lo, r.hi = u.made, u.lo, u.hi
+            return r.to_json() != before
+        r.refuted = len(self.refuted)
+        if self.making is not None:
+            r.made = True
+            r.ecart = self.spec.classes[self.making].ecart
+        elif r.refuted == len(self.units):
+            r.made = False
+        r.lo = self.best_lo if self.best_lo is not None else cap[0]
+        # the best écart's value is at most the highest of every class's upper bound
+        while self.highs and self.units[self.highs[0][1]].hi != -self.highs[0][0]:
+            heapq.heappop(self.highs)       # (a bound since narrowed)
+        if len(self.probed) == len(self.units) and self.highs:
+            r.hi = -self.highs[0][0]
         else:
-            probed = [u for u in self.units if u.lo is not None]
-            made = [u for u in self.units if u.made]
-            r.refuted = sum(1 for u in self.units if u.made is False)
-            if made:
-                r.made = True
-                r.ecart = self.spec.classes[self.units.index(made[0])].ecart
-            elif r.refuted == len(self.units):
-                r.made = False
-            los = [u.lo for u in probed]
-            r.lo = max(los) if los else cap[0]
-            if all(u.impossible or (u.lo is not None and u.hi is not None) for u in self.units) \
-                    and probed:
-                r.hi = max(u.hi for u in probed)
-            else:
-                r.hi = cap[1]
+            r.hi = cap[1]
         return r.to_json() != before
 
 
@@ -391,6 +409,8 @@ class _Search:
             cell.first_done += 1
         changed = self.imply(unit)
         for cell in unit.cells:
+            if cell.searched:
+                cell.note(unit)
             if cell.update(_value_cap(cell.spec) if cell.searched else None):
                 changed.append(cell)
         if unit.engine is not None and not self.wanted(unit):
