@@ -18,7 +18,8 @@ the position object, which the caller validates as any other (:func:`read_link` 
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+import re
+from urllib.parse import parse_qsl
 
 from .cards import DECK_SIZE, card, token
 from .errors import PositionError
@@ -41,6 +42,16 @@ _VALUE = {ch: i for i, ch in enumerate(ALPHABET)}
 SEATS = {"fr4": 4, "fr3": 3, "fr5": 5, "priest5": 5, "at4": 4}
 MAX_ID_BYTES = 1023
 MAX_PAYLOAD = 4096          # characters: a deal is about 140; anything this long is not one
+#: the parts of a link a reader knows, each named at most once (``deal``: a viewer's own list)
+PARTS = ("d", "deal", "card", "from", "whatif", "seat")
+#: ``card``, ``from`` and ``seat``: 1 to this many ASCII digits
+VIEW_DIGITS = 3
+#: an integer id, as it is written (and as atout writes it): no sign but a minus, no
+#: leading zero, ASCII digits only — "+5", " 7 ", "5_0" or "١٢" are not one
+INTEGER_ID = re.compile(r"0|-?[1-9][0-9]*")
+ID_RANGE = (-2 ** 63, 2 ** 63 - 1)
+#: what is trimmed around a whole link (ASCII whitespace: the page trims the same)
+AROUND = " \t\n\r\f\v"
 
 assert set(AT4_BIDS) == set(AT4_RUFER) | set(AT4_NEGATIVE_TRICKS) | {
     "dreier", "solodreier", "sechserdreier", "farbendreier", "farbensechser", "farbensolo",
@@ -90,8 +101,9 @@ class _Reader:
         self.bits: list[int] = []
         for i, ch in enumerate(text):
             if ch not in _VALUE:
-                raise LinkError("d", f"not a deal link: {ch!r} (character {i + 1}) is not one "
-                                     "of A-Z a-z 0-9 - _")
+                # the character by its code point: the page says it in the same words
+                raise LinkError("d", f"not a deal link: character {i + 1} (U+{ord(ch):04X}) "
+                                     "is not one of A-Z a-z 0-9 - _")
             v = _VALUE[ch]
             self.bits.extend((v >> (5 - k)) & 1 for k in range(6))
         self.at = 0
@@ -349,10 +361,11 @@ def decode(payload: str) -> dict:
         except UnicodeDecodeError:
             raise LinkError("d", "the deal's id is not UTF-8 text") from None
         if is_int:
-            try:
-                obj["id"] = int(text)
-            except ValueError:
-                raise LinkError("d", "the deal's id is not an integer") from None
+            if not INTEGER_ID.fullmatch(text):
+                raise LinkError("d", "the deal's id is not an integer in decimal digits")
+            obj["id"] = int(text)
+            if not ID_RANGE[0] <= obj["id"] <= ID_RANGE[1]:
+                raise LinkError("d", "the deal's id is out of range (-2^63 to 2^63-1)")
         else:
             obj["id"] = text
         obj = {"id": obj.pop("id"), **obj}
@@ -363,41 +376,76 @@ def decode(payload: str) -> dict:
 
 # -- a whole link -----------------------------------------------------------------------
 
-def _view_number(params: dict, name: str) -> int | None:
-    if name not in params:
+def fragment(url: str) -> str:
+    """The part of ``url`` after its first ``#`` (the whole text when it has none), ASCII
+    whitespace around the link left out.  Nothing else of the address is read: the viewer
+    reads only ``location.hash`` (an address that is not a valid URL — ``http://[x]/`` — is
+    no matter)."""
+    url = url.strip(AROUND)
+    return url.partition("#")[2] if "#" in url else url
+
+
+def link_parts(url: str) -> dict[str, str]:
+    """The parts of a link's fragment, decoded as a form is (``+`` a space, ``%XX`` UTF-8,
+    a bad byte U+FFFD: ``URLSearchParams`` reads it the same); a part of :data:`PARTS`
+    named twice is refused (which one counts would be a guess), others are ignored."""
+    seen: dict[str, str] = {}
+    twice = set()
+    for name, value in parse_qsl(fragment(url), keep_blank_values=True):
+        if name in PARTS and name in seen:
+            twice.add(name)
+        seen.setdefault(name, value)
+    for name in PARTS:
+        if name in twice:
+            raise LinkError(name, "is given twice in the link (a link names each part once)")
+    return seen
+
+
+def view_number(parts: dict, name: str) -> int | None:
+    """``card``, ``from`` or ``seat`` of a link: None when absent."""
+    if name not in parts:
         return None
-    text = params[name][-1]
-    # ASCII digits only: "²" is a digit to str.isdigit() but not to int()
-    if not (text.isascii() and text.isdigit()) or len(text) > 3:
-        raise LinkError(name, f"must be a whole number, not {text[:20]!r}")
+    text = parts[name]
+    # ASCII digits only: "²" and "٣" are digits to str.isdigit(), "+5" and " 5" to int()
+    if not (0 < len(text) <= VIEW_DIGITS and all("0" <= ch <= "9" for ch in text)):
+        raise LinkError(name, f"must be a whole number of 1 to {VIEW_DIGITS} digits (0-9)")
     return int(text)
 
 
-def read_link(url: str) -> dict:
-    """What a viewer link shows: ``{"position", "card", "from", "whatif", "seat"}`` —
-    the deal (validated), the cards on the table (``card``: how many; None: the page's
-    choice), the what-if line leaving the real play at card ``from`` (or None) and the
-    seat whose view is shown (or None).  Raises :class:`LinkError` or
-    :class:`~atout.errors.PositionError` (field ``d.<field>``) for a bad link."""
-    from .position import parse_position
-
-    fragment = urlsplit(url.strip()).fragment if "#" in url else url.strip()
-    params = parse_qs(fragment, keep_blank_values=True)
-    if "d" not in params:
-        if "deal" in params:
+def parse_link(url: str) -> dict:
+    """A link read as docs/format.md says, by this module and the page's ``link.js`` alike:
+    ``{"position", "card", "from", "whatif", "seat"}`` — the position decoded but not yet
+    checked by the rules, the numbers as given (None: absent), ``whatif`` its cards (None:
+    none).  Raises :class:`LinkError` naming the part that is wrong."""
+    parts = link_parts(url)
+    if "d" not in parts:
+        if "deal" in parts:
             raise LinkError("d", "this link names a deal of its server's list (deal="
-                                 f"{params['deal'][-1][:10]}), not the deal itself: open it in "
+                                 f"{parts['deal'][:10]}), not the deal itself: open it in "
                                  "the viewer and use Share")
         raise LinkError("d", "no deal in this link (its address has no #d=…)")
-    obj = decode(params["d"][-1])
+    obj = decode(parts["d"])
+    numbers = {name: view_number(parts, name) for name in ("card", "from", "seat")}
+    whatif = [t for t in parts.get("whatif", "").split(",") if t]
+    return {"position": obj, **numbers, "whatif": whatif or None}
+
+
+def read_link(url: str) -> dict:
+    """What a viewer link shows: ``{"position", "card", "from", "whatif", "seat", "line"}``
+    — the deal (validated), the cards on the table (``card``: how many; None: the page's
+    choice), the what-if line leaving the real play at card ``from`` (or None), the seat
+    whose view is shown (or None) and the cards of the line shown.  Raises
+    :class:`LinkError` or :class:`~atout.errors.PositionError` (field ``d.<field>``) for a
+    bad link."""
+    from .position import parse_position
+
+    read = parse_link(url)
+    obj, shown, start, seat = read["position"], read["card"], read["from"], read["seat"]
+    whatif = read["whatif"] or []
     try:
         pos = parse_position(obj)
     except PositionError as e:
         raise PositionError(f"d.{e.field}", e.reason) from None
-    shown = _view_number(params, "card")
-    start = _view_number(params, "from")
-    seat = _view_number(params, "seat")
-    whatif = [t for t in params.get("whatif", [""])[-1].split(",") if t]
     line = list(obj["played"])
     if whatif:
         if start is None:
@@ -425,5 +473,5 @@ def make_link(base: str, obj: dict, card: int | None = None) -> str:
     return link + (f"&card={card}" if card is not None else "")
 
 
-__all__ = ["LinkError", "encode", "decode", "normalized", "read_link", "make_link",
-           "DECK_SIZE"]
+__all__ = ["LinkError", "encode", "decode", "normalized", "parse_link", "read_link",
+           "make_link", "DECK_SIZE"]

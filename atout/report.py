@@ -33,6 +33,7 @@ and results are the viewer's (:mod:`atout.server.view`).
 from __future__ import annotations
 
 import html
+import os
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -145,10 +146,9 @@ def _check_analysis(obj: dict, pos: Position) -> None:
     # who played each card, to check each play's seat against
     players = [s for t in pos.tricks for s, _ in t.cards] + [s for s, _ in pos.trick]
     deck = set(deck_of(pos.game))
-    if obj.get("start_value") is None:
+    # null (bounded only) is a verdict, a missing key is no analysis the batch writes
+    if _need(obj, "start_value", int, nullable=True) is None:
         _pair(obj.get("start_bounds"), "start_bounds")
-    elif type(obj["start_value"]) is not int:
-        raise _Bad("start_value", "must be a whole number")
     if "made" not in obj:           # (null is a verdict: not proven)
         raise _Bad("made", "is missing")
     if obj["made"] not in (True, False, None):
@@ -652,9 +652,11 @@ nav a { margin-right: 8px; white-space: nowrap; }
 def page(session: Session, title: str = "Session analysis", viewer: str = DEFAULT_VIEWER,
          source: str | None = None, tables=None) -> str:
     """The whole page (see the module's doc): ``viewer`` is the address of the viewer the
-    links open (``atout view`` or a server's ``--http``); ``tables``: the contract tables
-    of the deals (:func:`atout.report_tables.read_tables`), each board's shown under its
-    hands and each table's bidding verdict beside its play."""
+    links open (``atout view`` or a server's ``--http``); ``source``: the analyses' file,
+    named in the header by its name alone (a page is mailed: the folders it was made in
+    are nobody's business); ``tables``: the contract tables of the deals
+    (:func:`atout.report_tables.read_tables`), each board's shown under its hands and each
+    table's bidding verdict beside its play."""
     deals = session.deals
     groups = boards(deals)
     games = sorted({d.position.game for d in deals})
@@ -666,7 +668,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
             f'{len(groups)} boards; {cards} cards, {judged} with a verdict (the rest not '
             f'judged in the time: {limit} deals stopped by the limit)'
             + (f'; {len(session.failed)} not analysed' if session.failed else "")
-            + (f" — from {_e(source)}" if source else ""))
+            + (f" — from {_e(os.path.basename(source))}" if source else ""))
     links = viewer_link(viewer, deals[0].result["position"], 0) if deals else None
     how = ("Each card is judged against double-dummy play (every hand open): · one of the best "
            "cards, N a mistake costing N, ≥N a mistake of at least N (proven), ? not judged "

@@ -15,8 +15,10 @@ side: at most ``--samples`` draws, stopping once the recommended card is ahead w
 * **time**: the whole advice, wall clock, median and worst; **CPU**: the processor time of
   every thread of it (on idle cores the wall time is about CPU / workers, so it says what
   a busy machine hides); a position that ``--time-limit`` stops counts at the limit;
-* **draws**: the draws the advice used (median), and how many positions stopped on the
-  confidence before ``--samples``;
+* **draws**: the draws the advice used (median), how many positions stopped on the
+  confidence (``decided``), and the draws those took (**draws to a decision**: median and
+  worst, over the decided positions only) — what being sure costs, before and after a
+  change of the stopping rule;
 * **agreement**: the recommended card against a reference advice of ``--reference`` draws
   (another seed, no early stop; 0: none): the same card, or a card the reference cannot
   tell from its own at the same confidence (its ``p_better`` at least 1 − confidence), and
@@ -61,6 +63,11 @@ def random_prefix(deal: Position, tricks_left: int, rng: random.Random) -> Posit
     for _ in range((pos.rules.hand_size - tricks_left) * pos.seats):
         pos.play(rng.choice(pos.legal_cards()))
     return pos
+
+
+def to_decide(decisions: list[int]) -> str:
+    """The draws to a decision: median (worst) over the positions decided, – if none."""
+    return f"{statistics.median(decisions):g} ({max(decisions)})" if decisions else "–"
 
 
 def fmt(s: float) -> str:
@@ -155,7 +162,7 @@ def main(argv=None) -> int:
           f"{f'{args.time_limit:g} s' if args.time_limit else 'none'} per position; load "
           f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start\n")
     head = ("| game | tricks left | positions | median time | worst | median CPU | worst CPU | "
-            "median draws | decided | stopped by the limit |")
+            "median draws | decided | draws to a decision | stopped by the limit |")
     if args.reference:
         head += f" same card as {args.reference} draws | or tied | reference draws |"
     if args.true_loss:
@@ -167,6 +174,7 @@ def main(argv=None) -> int:
         for t in [int(x) for x in args.tricks.split(",") if x.strip()]:
             rng = random.Random(args.seed * 100 + t)
             times, cpu, draws, decided, stopped, same, tied = [], [], [], 0, 0, 0, 0
+            decisions = []
             ours_loss, random_loss, ref_draws, true_best = [], [], [], 0
             for i in range(args.count):
                 pos = random_prefix(deals[i % len(deals)], t, rng)
@@ -177,6 +185,8 @@ def main(argv=None) -> int:
                 cpu.append(time.process_time() - cpu_started)
                 stopped += a.status != "ok"
                 decided += a.decided == "confidence"
+                if a.decided == "confidence":
+                    decisions.append(a.solved)
                 times.append(max(elapsed, args.time_limit) if a.status != "ok" else elapsed)
                 draws.append(a.solved)
                 line = (f"  {game} {t} #{i}: {a.recommended} {fmt(elapsed)} cpu {fmt(cpu[-1])} "
@@ -208,7 +218,7 @@ def main(argv=None) -> int:
             n = len(times)
             out = (f"| {game} | {t} | {n} | {fmt(statistics.median(times))} | {fmt(max(times))} | "
                    f"{fmt(statistics.median(cpu))} | {fmt(max(cpu))} | "
-                   f"{statistics.median(draws):g} | {decided} | {stopped} |")
+                   f"{statistics.median(draws):g} | {decided} | {to_decide(decisions)} | {stopped} |")
             if args.reference:
                 out += f" {same}/{n} | {tied}/{n} | {statistics.median(ref_draws):g} |"
             if args.true_loss:

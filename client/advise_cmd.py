@@ -32,7 +32,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
                         f"(default 100; fewer once --confidence is reached)")
     p.add_argument("--confidence", type=checked(options.confidence, float), metavar="C",
                    help="stop drawing once the recommended card is ahead of every other with "
-                        "this probability, 0.5 to 1 (default 0.95; 1: draw every sample)")
+                        "this confidence, 0.5 to 1: a chance of at most 1 - C of stopping on a "
+                        "card that is not the best, however many draws (default 0.95; 1: draw "
+                        "every sample)")
     p.add_argument("--seed", type=checked(options.seed, int), metavar="K",
                    help="seed of the draws: the same seed, the same deals (default: a new one, "
                         "printed in the result)")

@@ -102,7 +102,8 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
                 drawn = parse_position(job.position)
                 flags = {c: made(drawn, v) for c, v in data["values"].items()}
             async with changed:
-                race.done(job, data["exact"], data["values"], data["value"], flags, nodes)
+                race.done(job, data["exact"], data["values"], data["value"], flags, nodes,
+                          data["width"])
                 changed.notify_all()
             if race.decided:
                 return

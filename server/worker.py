@@ -4,7 +4,7 @@ The pool (:mod:`atout.server.pool`) sends ("solve" | "analyze" | "review" | "car
 "table", job, position object, options); the answer is one of
 
     ("done", job, status, nodes, serialized atout.v1 message)
-    ("done", job, status, nodes, {"exact", "values", "value"})   for "cards": every legal
+    ("done", job, status, nodes, {"exact", "values", "value", "width"})   for "cards": every legal
                                            card's value in one drawn deal
                                            (atout.solver.advise.solve_cards, for Advise)
     ("done", job, status, 0, {"report", "session"})   for "review": the analysis'
@@ -215,7 +215,7 @@ def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> t
 
             r = solve_cards(parse_position(obj), cancel=cancel, **options)
             reply = ("done", job, "ok" if r.exact else "limit", r.nodes,
-                     {"exact": r.exact, "values": r.values, "value": r.value})
+                     {"exact": r.exact, "values": r.values, "value": r.value, "width": r.width})
         else:
             reply = ("failed", job, "internal", "", f"unknown job kind {kind!r}")
     except PositionError as e:

@@ -315,6 +315,22 @@ cdef class Engine:
                 full += n == BUCKET
         return self.ctx.mask + 1, used, full
 
+    def stats(self):
+        """Where the searches of this engine spent their nodes (its calling thread's), by
+        tricks left: a dict of lists (table.pxi, ``Stats``); None unless the module was
+        built with ATOUT_STATS=1 (setup.py)."""
+        IF STATS:
+            cdef Stats* st = &self.ctx.stats
+            return {"nodes": [list(st.nodes[t]) for t in range(STATS_TRICKS)],
+                    "starts": list(st.starts), "by_plain": list(st.by_plain),
+                    "by_table": list(st.by_table), "by_sure": list(st.by_sure),
+                    "all_nodes": [list(st.all_nodes[t]) for t in range(STATS_TRICKS)],
+                    "all_tried": [list(st.all_tried[t]) for t in range(STATS_TRICKS)],
+                    "cut_nodes": [list(st.cut_nodes[t]) for t in range(STATS_TRICKS)],
+                    "cut_first": [list(st.cut_first[t]) for t in range(STATS_TRICKS)]}
+        ELSE:
+            return None
+
     def trace(self):
         """The probes of the last exact value: [(target, bound returned, nodes)]."""
         return [(self.ctx.trace_target[i], self.ctx.trace_value[i], self.ctx.trace_nodes[i])

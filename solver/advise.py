@@ -42,7 +42,7 @@ from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS
 from atout.position import Position, parse_position
 from atout.scoring import made_threshold
 
-from . import MAX_THREADS, ask_made, default_tt_mb, make_engine, _known
+from . import DEFAULT_FEATURES, FEATURES, MAX_THREADS, ask_made, default_tt_mb, make_engine, _known
 from .cancel import Cancel
 from .params import card_of_code
 from .race import AGAIN, DEFAULT_CONFIDENCE, WAIT, Draws, Race
@@ -66,12 +66,14 @@ def default_workers() -> int:
 class CardValues:
     """The double-dummy values of the cards asked in one deal: ``values`` {card: value}
     when ``exact``, else {card: [low, high]} proven before a limit stopped the search;
-    ``value`` the deal's value (its best card's, every legal card counted) when exact."""
+    ``value`` the deal's value (its best card's, every legal card counted) when exact;
+    ``width`` how far apart two cards' values can be in the deal (:func:`value_width`)."""
 
     exact: bool
     values: dict
     value: int | None = None
     nodes: int = 0
+    width: int = 0
 
 
 #: the table of a drawn deal's search when none is asked (MB): it starts at the solver's
@@ -89,6 +91,16 @@ def draw_tt_mb(position: Position) -> int:
     return min(DRAW_TT_MB, default_tt_mb(tricks_left, position.seats))
 
 
+def value_width(position: Position) -> int:
+    """How far apart the values of two legal cards of ``position`` can be: the width of the
+    solver's cheap bounds without the sure points (every point still in play to one camp,
+    or none of them), which hold for every line of play from here — the range the tests of
+    the advice bet within (:mod:`atout.solver.race`).  The sure points are left out: they
+    bound the value of the position, not that of each card."""
+    lo, hi = make_engine(position, 1, features=DEFAULT_FEATURES & ~FEATURES["sure"]).bounds()
+    return hi - lo
+
+
 def solve_cards(position: Position, *, cards=None, time_limit: float | None = None,
                 cancel: Cancel | None = None, tt_mb: int | None = None, cancels=(),
                 threads: Callable[[], int] | None = None) -> CardValues:
@@ -96,7 +108,8 @@ def solve_cards(position: Position, *, cards=None, time_limit: float | None = No
     one), double dummy, and the deal's value (the values of ``atout solve --all``
     without the line).  A limit, ``cancel`` or one of ``cancels`` leaves the proven
     bounds.  ``tt_mb``: the table, fixed (default: :func:`draw_tt_mb`, growing up to
-    DRAW_TT_MB).  ``threads()``: the threads for each next search (default one)."""
+    DRAW_TT_MB).  ``threads()``: the threads for each next search (default one).  An
+    exact answer also has the deal's :func:`value_width`."""
     engine = (make_engine(position, tt_mb) if tt_mb else
               make_engine(position, draw_tt_mb(position), grow_to_mb=DRAW_TT_MB))
     engine.set_limits(0, float(time_limit or 0))
@@ -147,7 +160,7 @@ def solve_cards(position: Position, *, cards=None, time_limit: float | None = No
                     known.setdefault(r, list(engine.child_bounds(r)))
                 return CardValues(False, spread(known), nodes=engine.nodes - start)
             values[rep] = clo
-        return CardValues(True, spread(values), value, engine.nodes - start)
+        return CardValues(True, spread(values), value, engine.nodes - start, value_width(position))
     finally:
         for c in stops:
             c.detach(engine)
@@ -390,7 +403,8 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
                 with lock:
                     state["running"] -= 1
             with lock:
-                race.done(job, result.exact, result.values, result.value, flags, result.nodes)
+                race.done(job, result.exact, result.values, result.value, flags, result.nodes,
+                          result.width)
                 if race.decided:
                     finish.set()
                 if progress is not None:

@@ -121,6 +121,11 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
     for k in range(5):
         rel[k] = 0
     ctx.nodes += 1
+    IF STATS:
+        cdef int st_t = g.tricks - s.trick_no, st_tried = 0
+        if st_t >= STATS_TRICKS:
+            st_t = STATS_TRICKS - 1
+        ctx.stats.nodes[st_t][s.trick_len] += 1
     if (ctx.nodes & ctx.check_mask) == 0:
         check_limits(g, s, ctx)    # (and grow the table: no caller holds a pointer into it)
     if ctx.abort or ctx.implied or ctx.abandon:
@@ -136,18 +141,29 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         # (the points still in play: nearly free), then the table, and only then the sure
         # points, which cost more than a table lookup: a trick start the table answers
         # never counts them (docs/search.md, "The probe").
+        IF STATS:
+            if use_table:
+                ctx.stats.starts[st_t] += 1
         bounds(g, s, &lo, &hi, rel, ctx.features & ~FEAT_SURE)
         if lo >= beta or hi <= alpha or lo == hi:
+            IF STATS:
+                if use_table:
+                    ctx.stats.by_plain[st_t] += 1
             return lo if lo >= beta or lo == hi else hi
         if use_table:
             make_key(g, s, &key)
             base = tt_base(g, s)
             won = tt_points(g, s)
             if tt_lookup(ctx, &key, alpha, beta, base, won, &best, &v, rel):
+                IF STATS:
+                    ctx.stats.by_table[st_t] += 1
                 return v
         if ctx.features & FEAT_SURE:
             bounds(g, s, &lo, &hi, rel, ctx.features)
             if lo >= beta or hi <= alpha or lo == hi:
+                IF STATS:
+                    if use_table:
+                        ctx.stats.by_sure[st_t] += 1
                 return lo if lo >= beta or lo == hi else hi
     cdef uint32_t check = 0, seen
     cdef int memory = ctx.features & FEAT_MEMORY
@@ -197,6 +213,8 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
         if (ctx.features & FEAT_SMALL) and g.cls[suit][mv[i] & 31] == 0 and \
                 (mv[i] & 31) < <int>skip[suit]:
             continue       # a plain card like one already searched, below every card that mattered
+        IF STATS:
+            st_tried += 1
         child = s[0]
         if last_card:
             for k in range(5):
@@ -257,6 +275,9 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             note_root_card(ctx, mv[i], v, a, b)
             ctx.root_best = best                 # what a search stopped now can offer
         if cut:
+            IF STATS:
+                ctx.stats.cut_nodes[st_t][s.trick_len] += 1
+                ctx.stats.cut_first[st_t][s.trick_len] += st_tried == 1
             for k in range(5):           # only this child's answer counts
                 rel[k] = nrel[k] | crel[k] | trel[k]
             ctx.killer[depth] = mv[i]
@@ -276,6 +297,9 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             if (mv[i] & 31) < low and low > <int>skip[suit]:
                 skip[suit] = low
     if not cut:
+        IF STATS:
+            ctx.stats.all_nodes[st_t][s.trick_len] += 1
+            ctx.stats.all_tried[st_t][s.trick_len] += st_tried
         # Every card had to be tried, so what let the node try fewer than it holds counts:
         # the lowest card of each group whose rank mattered, and what settled a trick for a
         # point-aware run (moves).  A cut-off rests on its one card alone.

@@ -14,39 +14,62 @@ are not like the others.
 
 **Paired statistics.**  Each card is compared with the recommended card (the best mean)
 over the same draws: its loss in each draw (how much less it is worth there, for the
-seat's camp), their mean (``behind``) and standard error (``behind_se``), and the
-probability that its mean over every consistent deal is higher (``p_better``: Student's
-t on the paired losses, the usual model for a mean of a few draws).  Pairing removes
-what the draws have in common — most of the spread comes from the deal, not from the
-card (issue 50: a paired standard error 0.21 against 12.19 for the card alone).
+seat's camp), their mean (``behind``) and standard error (``behind_se``).  Pairing
+removes what the draws have in common — most of the spread comes from the deal, not from
+the card (issue 50: a paired standard error 0.21 against 12.19 for the card alone).  These
+describe the draws; the stop rests on the tests below.
 
-**Looks, and stopping early.**  The statistics are read at fixed numbers of draws
-(:func:`looks`: 10, 15, 20, 25, 31, …, and ``samples``), once the draws up to that number
-are solved.  At a look the advice stops when the recommended card is ahead of every
-other with the asked confidence: ``certainty`` = 1 − the sum of the other cards'
-``p_better`` (a lower bound of the probability that none is better: the union bound) at
-least ``confidence``.  At least :data:`MIN_DRAWS` draws first: too few draws make the t
-model unreliable.
+**Stopping early: a test that may be read after every draw.**  Each card has a test of
+"this card is at least as good as every other" — a bet against it, draw by draw
+(Waudby-Smith and Ramdas, "Estimating means of bounded random variables by betting",
+2024).  Before a draw, the card stakes a share of its evidence (its *wealth*, 1 at the
+start) on its *rival* — the best other card over the draws before — doing better than it
+in that draw; the draw pays ``1 + bet * d / R`` where ``d`` is what the card loses there
+against the rival (for the seat's camp) and ``R`` the widest range of values a deal drawn
+before allows (:data:`BET_CAP` and the range: below).  If the card is as good as every
+other, each draw pays at most 1 on average whatever the bet and the rival, so its wealth
+reaches 1/α with probability at most α over every draw there will ever be (Ville's
+inequality): ``p_better`` is 1 / the most the wealth has reached (at most 1), valid
+however often it is read and whenever the drawing stops.  ``certainty`` is 1 − the
+largest ``p_better`` of the other cards, and the advice stops on the first draw where it
+reaches ``confidence``: a stop on a card that is not the best needs the best card's own
+test to have reached 1/α, so it happens with probability at most 1 − confidence, per
+position, however many cards and draws (no union bound over the cards is needed: only
+the best card's test has to fail).
+
+The bet is the growth-optimal one for the draws so far (a Kelly bet: the rival's mean
+lead over the mean square of the differences, shrunk towards no bet by one imaginary draw
+of spread ``R/2``), and at most :data:`BET_CAP`: a draw where the card turns out better
+than its rival by the whole range takes away at most that share of the evidence.  That
+cap is what accounts for the deals not drawn yet: a card behind its rival by the same
+small amount in every draw gains a factor ``1 + BET_CAP * d / R`` a draw, so it is ruled
+out only after enough draws that a share of deals where it does better, by as much as the
+range allows, would have shown (a rule of three with the range) — never from a handful of
+identical differences, as Student's t did (``p_better`` 0 from zero variance).
+
+**The range.**  Each solved draw comes with the width of the solver's cheap bounds of
+its deal (every point still in play to one camp, or none: they hold for every line of
+play, so two cards of the deal never differ by more), and ``R`` for a draw's bet is the
+widest of the draws before it.  The width varies a little with the unseen cards (an
+unseen dog's points and trumps), so the cap also keeps a margin: a draw would have to
+differ by more than 1/BET_CAP of every width seen before to break the test; should one
+ever, that card's test starts again from 1, the wider range known.
 
 **Cards worth the same, and cards tied so far.**  Cards the seat cannot tell apart in
 any deal (:mod:`atout.solver.equivalent`: one suit, the same points, nothing the seat
 cannot place between them) are one choice: the draws value one card of the group, and
 the advice gives its numbers to each.  A card tied with the recommended one in every draw
-so far is another matter: the tie is no evidence that they are equal, only that they
-differ in few deals.  Its paired t statistic is 0/0, so its ``p_better`` is instead the
-rule of three: were the two cards different in a share :data:`TIE_SHARE` of the consistent
-deals or more, n draws would all have shown them equal with probability at most
-(1 − TIE_SHARE)^n — at most 1/2 (a tie favours neither card).  So a tie blocks the stop
-until that is below what the confidence leaves (one tie at 95 %: 59 draws), and the
-advice then claims no more than it has shown: no other card is better, except possibly
-through fewer than 5 % of the deals, where the draws never saw them differ.
+so far is another matter: the tie is no evidence that they are equal (they may differ in
+a few deals not drawn yet), and no evidence of which is better: its test gains nothing,
+it keeps ``p_better`` 1 and the advice goes on drawing until a draw tells them apart.
 
-**Cards far behind are dropped.**  At a look, a card whose ``p_better`` is below
-:data:`DROP_P` (and that is not tied with the best) is no longer valued in the draws
-that follow: what those draws cost is spent on the cards still in the running, and the
-dropped card keeps the statistics of the draws that valued it (``draws``).  Draw ``i``
-values the cards kept at the last look at or before ``i −`` :data:`LAG`: the draws just
-after a look start before it is read, so no worker waits for the slowest draw of a look.
+**Cards far behind are dropped.**  At a look (:func:`looks`: 10, 15, 20, 25, 31, …, and
+``samples``), a card whose ``p_better`` is below :data:`DROP_P` (and below 1 − confidence)
+is no longer valued in the draws that follow: what those draws cost is spent on the cards
+still in the running, and the dropped card keeps the statistics of the draws that valued
+it (``draws``) and its test's verdict.  Draw ``i`` values the cards kept at the last look
+at or before ``i −`` :data:`LAG`: the draws just after a look start before it is read, so
+no worker waits for the slowest draw of a look.
 
 **Limits.**  A draw that a limit stops counts with its proven bounds, in each card's
 ``low`` and ``high``; the means and the paired statistics are over the first draws, all
@@ -69,20 +92,23 @@ from atout.sampler import Sampler
 
 from .equivalent import equivalent_cards
 
-__all__ = ["Draws", "Job", "Race", "WAIT", "AGAIN", "looks", "t_sf", "tie_p_better",
-           "DEFAULT_CONFIDENCE", "MIN_DRAWS", "DROP_P", "LAG", "TIE_SHARE"]
+__all__ = ["Draws", "Job", "Race", "Tally", "WAIT", "AGAIN", "looks", "DEFAULT_CONFIDENCE",
+           "MIN_DRAWS", "DROP_P", "LAG", "BET_CAP"]
 
 #: the confidence an advice stops at, unless told otherwise
 DEFAULT_CONFIDENCE = 0.95
-#: no early stop, and no card dropped, on fewer draws
+#: the first look: no card is dropped on fewer draws
 MIN_DRAWS = 10
-#: a card this unlikely to be better than the recommended one is no longer valued
+#: a card this unlikely to be as good as the others is no longer valued (at most 1 - confidence)
 DROP_P = 0.001
 #: draw i values the cards kept at the last look at or before i - LAG
 LAG = 4
-#: a card tied with the recommended one in every draw so far counts as differing from it in
-#: at least this share of the deals until the draws make that unlikely (tie_p_better)
-TIE_SHARE = 0.05
+#: the largest bet of a card's test, per unit of the range: a draw where the card does
+#: better than its rival by the whole range leaves it 1 - BET_CAP of its evidence (the
+#: deals not drawn yet, and a margin on the range: see the module)
+BET_CAP = 0.75
+#: the imaginary draw a bet is shrunk by: one draw, of this spread in units of the range
+BET_PRIOR_SPREAD = 0.5
 #: what Race.take answers while the cards of the next draw wait on a look
 WAIT = "wait"
 #: what Race.take answers after drawing deals drawn before (their values count again):
@@ -93,46 +119,14 @@ REPEATS = 256
 
 
 def looks(samples: int) -> list[int]:
-    """The numbers of draws at which the statistics are read: MIN_DRAWS, then about a
-    quarter more each time (at least 5), and ``samples`` last."""
+    """The numbers of draws at which the cards far behind are dropped: MIN_DRAWS, then
+    about a quarter more each time (at least 5), and ``samples`` last."""
     out, n = [], MIN_DRAWS
     while n < samples:
         out.append(n)
         n += max(5, n // 4)
     out.append(samples)
     return out
-
-
-def t_sf(t: float, df: int) -> float:
-    """P(T > t) for Student's t with ``df`` degrees of freedom (exact for whole ``df``:
-    Abramowitz and Stegun 26.7.3-4; the normal past 300, closer than 1e-3 there)."""
-    if t < 0:
-        return 1.0 - t_sf(-t, df)
-    if df > 300:
-        return 0.5 * math.erfc(t / math.sqrt(2.0))
-    theta = math.atan(t / math.sqrt(df))
-    c2, s = math.cos(theta) ** 2, math.sin(theta)
-    if df % 2:
-        term, total = 1.0, 1.0 if df > 1 else 0.0
-        for k in range(1, (df - 1) // 2):
-            term *= c2 * (2 * k) / (2 * k + 1)
-            total += term
-        inside = 2.0 / math.pi * (theta + s * math.cos(theta) * total)
-    else:
-        term, total = 1.0, 1.0
-        for k in range(1, df // 2):
-            term *= c2 * (2 * k - 1) / (2 * k)
-            total += term
-        inside = s * total
-    return max(0.0, (1.0 - inside) / 2.0)
-
-
-def tie_p_better(n: int) -> float:
-    """The ``p_better`` of a card equal to the recommended one in each of ``n`` draws (and
-    not provably equal: :mod:`atout.solver.equivalent`): the chance that ``n`` draws all
-    show two cards equal that differ in a share TIE_SHARE of the deals or more, at most
-    1/2 — a tie says nothing of which card would be better where they differ."""
-    return min(0.5, (1.0 - TIE_SHARE) ** n)
 
 
 # -- the deals drawn ---------------------------------------------------------------------------
@@ -196,12 +190,17 @@ class _Solved:
     bounds: tuple
     best: int | None            # the deal's value (its best card's), when exact
     made: tuple                 # per card: made after it (True/False/None), where valued
+    width: int = 0              # how far apart any two of its cards' values can be
 
 
-class _Pairs:
-    """Running sums over the draws of a prefix, per card and per pair of cards."""
+class Tally:
+    """What the first draws showed (see the module): running sums per card and per pair
+    of cards, and each card's test.  ``add`` one draw after the other, in order; the
+    advice reads ``standing`` after each.  ``sign``: 1 when the seat's camp wants the
+    value high, -1 low."""
 
-    def __init__(self, k: int):
+    def __init__(self, k: int, sign: int):
+        self.sign = sign
         self.n = [0] * k                      # draws that valued the card
         self.sum = [0] * k
         self.sq = [0] * k
@@ -215,29 +214,86 @@ class _Pairs:
         self.pd = [[0] * k for _ in range(k)]
         self.pq = [[0] * k for _ in range(k)]
         self.draws = 0
+        self.range = 0                        # the widest width of a draw so far
+        self.wealth = [0.0] * k               # per card: its test's wealth (log)
+        self.peak = [0.0] * k                 # the most it has reached (log)
 
-    def add(self, solved: _Solved, sign: int) -> None:
-        vals, best = solved.values, solved.best
+    def add(self, values: tuple, best: int, width: int, made: tuple | None = None) -> None:
+        """One more draw: ``values`` per card (None: not valued; a card valued is valued
+        in every draw before too), ``best`` the deal's value, ``width`` how far apart two
+        cards' values can be in it, ``made`` per card (None: no contract)."""
+        sign = self.sign
+        valued = [i for i, v in enumerate(values) if v is not None]
+        self._bet(values, valued)
         self.draws += 1
         self.best_sum += best
-        valued = [i for i, v in enumerate(vals) if v is not None]
         for i in valued:
-            v = vals[i]
+            v = values[i]
             self.n[i] += 1
             self.sum[i] += v
             self.sq[i] += v * v
             self.optimal[i] += v == best
             self.loss[i] += sign * (best - v)
-            m = solved.made[i]
+            m = None if made is None else made[i]
             if m is None:
                 self.made_unknown[i] = True
             else:
                 self.made[i] += m
             for j in valued:
-                d = sign * (v - vals[j])
+                d = sign * (v - values[j])
                 self.pn[i][j] += 1
                 self.pd[i][j] += d
                 self.pq[i][j] += d * d
+        self.range = max(self.range, width)
+
+    def _bet(self, values: tuple, valued: list) -> None:
+        """Each valued card's test takes this draw's bet, chosen from the draws before it
+        only (the sums not yet counting it): against its rival, the best other card
+        valued here, how much the rival's lead is worth staking."""
+        r, sign = self.range, self.sign
+        if not r:
+            return                            # nothing drawn yet, or no room to differ
+        prior = (BET_PRIOR_SPREAD * r) ** 2
+        ranked = sorted(valued, key=lambda a: (-sign * self.sum[a], a))[:2]
+        if len(ranked) < 2:
+            return
+        for b in valued:
+            rival = ranked[1] if b == ranked[0] else ranked[0]
+            m = self.pn[rival][b]
+            lead = self.pd[rival][b] / (m + 1)
+            if lead <= 0:
+                continue                      # the rival is not ahead: nothing to stake
+            bet = min(BET_CAP, lead * r / ((self.pq[rival][b] + prior) / (m + 1)))
+            pays = 1 + bet * sign * (values[rival] - values[b]) / r
+            if pays <= 0:
+                # a difference beyond what every range seen so far allows (by the cap's
+                # margin): the bets were too bold for it, so the test starts again
+                self.wealth[b] = self.peak[b] = 0.0
+                continue
+            self.wealth[b] += math.log(pays)
+            self.peak[b] = max(self.peak[b], self.wealth[b])
+
+    def p_better(self, i: int) -> float:
+        """Card ``i``'s always-valid p-value of being at least as good as every other."""
+        return min(1.0, math.exp(-self.peak[i]))
+
+    def standing(self) -> tuple:
+        """(the recommended card's index, the indices with its mean, the certainty) over
+        the draws so far; (None, [], None) before any.  The recommended card is the best
+        mean among the cards valued in every draw."""
+        k, n = len(self.n), self.draws
+        alive = [i for i in range(k) if n and self.n[i] == n]
+        if not alive:
+            return None, [], None
+        # the best mean for the seat's camp (exact sums: no rounding decides); ties: more
+        # often optimal, then the smaller loss, then the card's order
+        rec = min(alive, key=lambda i: (-self.sign * self.sum[i], -self.optimal[i], self.loss[i],
+                                        i))
+        best = [i for i in alive if self.pd[rec][i] == 0]
+        # a wrong stop needs the best card's own test to have failed: the largest p_better
+        # of the others is the error the stop risks (no sum over the cards: see the module)
+        certainty = None if n < 2 else 1.0 - max(self.p_better(i) for i in range(k) if i != rec)
+        return rec, best, certainty
 
 
 # -- the race ------------------------------------------------------------------------------------
@@ -273,8 +329,8 @@ class Race:
         self.running: set = set()                # keys being solved
         self.begun = 0                           # draws begun, in order
         self.prefix = 0                          # draws solved exactly, from the first on
-        self.pairs = _Pairs(len(self.cards))
-        self.decided_at: int | None = None       # the look that was sure enough
+        self.pairs = Tally(len(self.cards), self.sign)
+        self.decided_at: int | None = None       # the draws after which it was sure enough
         self.closed = False
         self.nodes = 0
         self.jobs = 0                            # searches run (draws solved, repeats not)
@@ -319,15 +375,19 @@ class Race:
         return self.decided_at is not None
 
     def done(self, job: Job, exact: bool, values: dict, best: int | None, made: dict,
-             nodes: int = 0) -> None:
+             nodes: int = 0, width: int | None = None) -> None:
         """Draw ``job`` solved: ``values`` {card: value} when ``exact``, else {card: [lo,
         hi]} (the cards of ``job``); ``best`` the deal's value when exact; ``made``
-        {card: made after it (None: no contract)}."""
+        {card: made after it (None: no contract)}; ``width``, needed when exact: how far
+        apart the values of two cards of the deal can be (the width of its cheap bounds,
+        :func:`atout.solver.advise.value_width`)."""
         self.nodes += nodes
         self.jobs += 1
         self.running.discard(job.key)
         if self.decided and job.index >= self.decided_at:
-            return          # begun after the look that decided: not part of the advice
+            return          # begun after the draw that decided: not part of the advice
+        if exact and width is None:
+            raise ValueError("an exact draw needs its width")
         k = len(self.cards)
         vals, bounds, flags = [None] * k, [None] * k, [None] * k
         for card, v in values.items():
@@ -339,38 +399,41 @@ class Race:
             else:
                 bounds[i] = tuple(v)
         self.solved[job.key] = _Solved(exact, tuple(vals), tuple(bounds), best if exact else None,
-                                       tuple(flags))
+                                       tuple(flags), int(width or 0))
         self._advance()
 
     def _advance(self) -> None:
-        """Add the draws now solved in order to the sums; read the looks they reach."""
+        """Add the draws now solved in order to the sums; stop once sure enough (read after
+        every draw: the tests allow it); drop cards at the looks they reach."""
         order = self.draws.order
         while self.prefix < self.begun and not self.decided:
             solved = self.solved.get(order[self.prefix])
             if solved is None or not solved.exact:
                 return
-            self.pairs.add(solved, self.sign)
+            self.pairs.add(solved.values, solved.best, solved.width, solved.made)
             self.prefix += 1
+            rec, _, certainty = self.pairs.standing()
+            if self.confidence < 1 and certainty is not None and certainty >= self.confidence:
+                self.decided_at = self.prefix
+                self.closed = True
+                return
+            if self.prefix == self.samples:
+                self.closed = True
+                return
             if self.prefix in self.looks:
-                self._look(self.prefix)
+                self._look(self.prefix, rec)
 
-    def _look(self, n: int) -> None:
-        summary = self.summary()
-        rec, certainty = summary["rec"], summary["certainty"]
-        if n >= MIN_DRAWS and self.confidence < 1 and certainty is not None \
-                and certainty >= self.confidence:
-            self.decided_at = n
-            self.closed = True
-            return
-        if n == self.samples:
-            self.closed = True
-            return
+    def _look(self, n: int, rec: int) -> None:
+        """Drop the cards far behind: the draws from LAG after this look no longer value
+        them."""
         before = [m for m in self.looks if m < n]
         kept = self.plans[before[-1]] if before else tuple(range(len(self.cards)))
         if n >= MIN_DRAWS:
-            rows = summary["rows"]
-            kept = tuple(i for i in kept if i == rec or i in summary["best"]
-                         or rows[i]["p_better"] is None or rows[i]["p_better"] >= DROP_P)
+            p = self.pairs
+            # a dropped card cannot come back, so dropping the best card must be as rare as
+            # a wrong stop: below 1 - confidence too (no wrong stop at confidence 1)
+            below = DROP_P if self.confidence >= 1 else min(DROP_P, 1 - self.confidence)
+            kept = tuple(i for i in kept if i == rec or p.pd[rec][i] == 0 or p.p_better(i) >= below)
         self.plans[n] = kept
 
     # -- the statistics ----------------------------------------------------------------------
@@ -380,7 +443,7 @@ class Race:
         index (None: no draw solved), "best": indices with its mean, "certainty", "rows":
         per card of ``cards`` (each standing for its group) {mean, se, optimal, made, loss,
         draws, behind, behind_se, p_better}}."""
-        p, k, n = self.pairs, len(self.cards), self.prefix
+        p, k = self.pairs, len(self.cards)
         rows = []
         for i in range(k):
             m = p.n[i]
@@ -393,14 +456,9 @@ class Race:
                 if m > 1:
                     row["se"] = math.sqrt(max(0.0, (p.sq[i] - m * mean * mean) / (m - 1)) / m)
             rows.append(row)
-        alive = [i for i in range(k) if n and p.n[i] == n]
-        if not alive:
+        rec, best, certainty = self.pairs.standing()
+        if rec is None:
             return {"rec": None, "best": [], "certainty": None, "rows": rows}
-        # the best mean for the seat's camp (exact sums: no rounding decides); ties: more
-        # often optimal, then the smaller loss, then the card's order
-        rec = min(alive, key=lambda i: (-self.sign * p.sum[i], -p.optimal[i], p.loss[i], i))
-        best = [i for i in alive if p.pd[rec][i] == 0]
-        total = 0.0
         for i in range(k):
             m = p.pn[rec][i]
             if i == rec:
@@ -411,30 +469,15 @@ class Race:
             d, q = p.pd[rec][i], p.pq[rec][i]      # d = sum of (rec - card) for the camp
             mean = d / m
             rows[i]["behind"] = mean
+            rows[i]["p_better"] = p.p_better(i)
             if m > 1:
-                se = math.sqrt(max(0.0, (q - m * mean * mean) / (m - 1)) / m)
-                rows[i]["behind_se"] = se
-                if q == 0:
-                    # equal in every draw so far, yet not provably (those are one card
-                    # here): t is 0/0, and the tie only shows they differ in few deals
-                    better = tie_p_better(m)
-                elif se == 0:
-                    # the same loss in every draw: t's limit (as a loss nearly the same
-                    # in every draw would give)
-                    better = 0.0 if mean > 0 else 1.0
-                else:
-                    better = t_sf(mean / se, m - 1)
-                rows[i]["p_better"] = better
-                # each card its own event, even two cards equal to each other in every
-                # draw so far: a later draw may tell them apart (the union bound)
-                total += better
-        certainty = None if n < 2 else max(0.0, 1.0 - total)
+                rows[i]["behind_se"] = math.sqrt(max(0.0, (q - m * mean * mean) / (m - 1)) / m)
         return {"rec": rec, "best": best, "certainty": certainty, "rows": rows}
 
     # -- the answer ----------------------------------------------------------------------------
 
     def counted(self) -> int:
-        """The draws the advice is about: up to the deciding look, else every one begun."""
+        """The draws the advice is about: up to the deciding draw, else every one begun."""
         return self.decided_at if self.decided else self.begun
 
     def bounds(self) -> list:

@@ -90,6 +90,23 @@ cdef struct Key:
 
 cdef struct Team                   # the threads of one search (threads.pxi)
 
+
+# Counters of where a search spends its nodes, for measuring the search (bench/ and the
+# log of docs/search-log.md): compiled in only by a build with ATOUT_STATS=1 (setup.py), so
+# that the search proper pays nothing for them.  Indexed by tricks left (the trick in
+# progress counted) and, where it says so, by the card of the trick (0: the lead).
+DEF STATS_TRICKS = 32
+cdef struct Stats:
+    uint64_t nodes[STATS_TRICKS][MAXSEATS]
+    uint64_t starts[STATS_TRICKS]        # trick starts with a table (two tricks left or more)
+    uint64_t by_plain[STATS_TRICKS]      # ... answered by the points still in play
+    uint64_t by_table[STATS_TRICKS]      # ... by a table entry
+    uint64_t by_sure[STATS_TRICKS]       # ... by the sure points
+    uint64_t all_nodes[STATS_TRICKS][MAXSEATS]   # nodes that tried every card (no cut-off)
+    uint64_t all_tried[STATS_TRICKS][MAXSEATS]   # the cards they tried
+    uint64_t cut_nodes[STATS_TRICKS][MAXSEATS]   # nodes that cut off
+    uint64_t cut_first[STATS_TRICKS][MAXSEATS]   # ... with the first card they tried
+
 cdef struct Ctx:
     Bucket* table
     uint64_t mask                # buckets - 1
@@ -129,6 +146,7 @@ cdef struct Ctx:
     int trace_target[TRACE]
     int trace_value[TRACE]
     uint64_t trace_nodes[TRACE]
+    Stats stats                  # (counted only in a build with ATOUT_STATS=1)
 
 
 cdef inline int additive(const Game* g) noexcept nogil:

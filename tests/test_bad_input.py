@@ -526,7 +526,7 @@ def test_cli_validate_reports_each_bad_line():
     b'{"id": "big", "hands": ["' + b"K" * (10 * 1024 * 1024) + b'"]}',
     b"NaN\nInfinity\n-1e999\n{}\n[]\nnull\ntrue\n",
     b'{"game": "at4", "hands": [], "first": 0, "contract": {"bid": "dreier", "side_cards": {"0": 5}}}',
-])
+], ids=lambda data: f"{len(data)}-bytes")
 def test_cli_never_a_traceback(data):
     for cmd in ("validate", "score"):
         code, out, err = run_cli([cmd], data)

@@ -434,3 +434,149 @@ def test_any_bytes_on_every_method(service, data, method):
             if e.code() == grpc.StatusCode.INVALID_ARGUMENT:
                 from atout.client.remote import _error
                 assert _error(e).field, e.details()
+
+
+# -- a link, read as the page reads it ----------------------------------------------------------
+
+from atout import link  # noqa: E402
+from atout.position import parse_position  # noqa: E402
+import link_corpus  # noqa: E402
+
+LINK_DEALS = link_corpus.deals(random.Random("fuzz-links"), 10)
+LINK_PAYLOADS = [link.encode(o) for o in LINK_DEALS]
+LINK_PARTS = ("d", "deal", "card", "from", "whatif", "seat")
+
+
+@st.composite
+def links(draw):
+    """A link: a good payload with characters or bits changed, or odd text; its parts given
+    once, twice or not at all, with values good and odd; any address before the "#"."""
+    payload = draw(st.sampled_from(LINK_PAYLOADS))
+    for _ in range(draw(st.integers(0, 2))):
+        at = draw(st.integers(0, len(payload) - 1))
+        what = draw(st.sampled_from(["char", "bit", "cut", "text"]))
+        if what == "char":
+            payload = payload[:at] + draw(st.sampled_from(link.ALPHABET + "%+=&é ")) + payload[at + 1:]
+        elif what == "bit":
+            bits = link._Reader(payload).bits
+            bits[draw(st.integers(0, len(bits) - 1))] ^= 1
+            payload = link_corpus.payload_of(bits)
+        elif what == "cut":
+            payload = payload[:at]
+        else:
+            payload = draw(text)
+    parts = [f"d={payload}"] if draw(st.integers(0, 9)) else []
+    for _ in range(draw(st.integers(0, 4))):
+        name = draw(st.one_of(st.sampled_from(LINK_PARTS), text))
+        value = draw(st.one_of(st.sampled_from(link_corpus.VIEW_VALUES + ["6D,T3", "EX,,1S"]),
+                               st.integers(0, 80).map(str), text))
+        parts.insert(draw(st.integers(0, len(parts))), f"{name}={value}")
+    address = draw(st.one_of(st.sampled_from(link_corpus.ADDRESSES), text))
+    return address + "#" + "&".join(parts)
+
+
+@examples(200)
+@given(url=links())
+def test_a_link_is_one_deal_or_a_refusal_naming_its_part(url):
+    """atout/link.py's reader (the page's follows the same rules: tests/test_viewer_link.py
+    compares them on a corpus): a LinkError naming a part of the link, a PositionError
+    naming the deal's field under d., or the deal — whose payload is then the one atout
+    writes for it (one deal, one link: an integer id miswritten is no second link)."""
+    try:
+        read = link.parse_link(url)
+    except link.LinkError as e:
+        assert e.field in LINK_PARTS and e.reason, (e.field, e.reason)
+        return
+    try:
+        shown = link.read_link(url)
+    except link.LinkError as e:
+        assert e.field in ("card", "from", "whatif", "seat") and e.reason
+    except PositionError as e:
+        assert e.field.startswith("d.") and e.reason
+    else:
+        assert shown["position"] == read["position"]
+    try:
+        parse_position(read["position"])
+    except PositionError:
+        return
+    assert link.encode(read["position"]) == link.link_parts(url)["d"]
+
+
+@examples(10)
+@given(url=links(), encoding=st.sampled_from(["utf-8", "ascii"]))
+def test_atout_show_link_says_one_line(url, encoding):
+    """`atout show --link`: the table, or one line on stderr naming the part, never a
+    traceback (`http://[x]/#d=…` was one: urlsplit raised)."""
+    code, out, err = cli(["show", "--link", url], encoding=encoding)
+    assert code in (0, 1), (code, err)
+    _for_people(err)
+    if code:
+        assert len(err.splitlines()) == 1 and err.startswith("link: "), err
+
+
+# -- atout report, on analysis lines changed ----------------------------------------------------
+
+def _analyses() -> list[dict]:
+    """Analysis lines as `atout batch --analyze` writes them: finished, bounded by the time
+    limit (some values and costs only bounded), one failed."""
+    from atout.runner.batch import analyze_line
+    rng = random.Random("fuzz-report")
+    lines = []
+    for game, limit in (("fr4", None), ("fr3", None), ("at4", 0.001)):
+        obj = random_endgame(rng, game, 3)
+        obj["id"] = game
+        line = analyze_line(json.dumps(obj).encode(), 1, {"tt_mb": 8, "time_limit": limit})
+        lines.append(line)
+    lines.append(analyze_line(b'{"id": "bad", "game": "fr4"}', 2, {"tt_mb": 8}))
+    return lines
+
+
+ANALYSES = _analyses()
+REPORT_KEYS = ("status", "plays", "seats", "start_value", "start_bounds", "made", "position",
+               "stopped_by", "id")
+
+
+@st.composite
+def analysis_lines(draw):
+    """An analysis line with 1 to 3 changes: a field dropped or set to anything (at the top,
+    in a play, in a seat's row), the status changed, plays dropped or repeated."""
+    obj = copy.deepcopy(draw(st.sampled_from(ANALYSES)))
+    for _ in range(draw(st.integers(1, 3))):
+        plays = obj.get("plays") if isinstance(obj.get("plays"), list) else []
+        seats = obj.get("seats") if isinstance(obj.get("seats"), list) else []
+        rows = [x for x in plays + seats if isinstance(x, dict)]
+        target = draw(st.sampled_from([obj] + rows))
+        kind = draw(st.sampled_from(["drop", "set", "status", "plays"]))
+        if kind == "drop" and target:
+            target.pop(draw(st.sampled_from(sorted(target))))
+        elif kind == "set":
+            keys = sorted(target) + list(REPORT_KEYS if target is obj else ())
+            target[draw(st.one_of(st.sampled_from(keys or ["x"]), text))] = draw(json_values)
+        elif kind == "status":
+            obj["status"] = draw(st.sampled_from(["ok", "limit", "error", None, 1]))
+        elif kind == "plays" and plays:
+            if draw(st.booleans()):
+                plays.pop(draw(st.integers(0, len(plays) - 1)))
+            else:
+                plays.append(copy.deepcopy(draw(st.sampled_from(plays))))
+    return obj
+
+
+@examples(40)
+@given(objs=st.lists(analysis_lines(), min_size=1, max_size=3),
+       encoding=st.sampled_from(["utf-8", "ascii"]))
+def test_atout_report_on_changed_analysis_lines(tmp_path_factory, objs, encoding):
+    """`atout report`: the page of the lines that are analyses, each other line one line on
+    stderr (`-: line N: field: reason`), never a traceback (a limit's line without
+    `start_value` was a KeyError)."""
+    data = b"".join(json.dumps(o).encode() + b"\n" for o in objs)
+    code, out, err = cli(["report", "-", "-o", "-"], data, encoding)
+    assert code in (0, 1, 2), (code, err)
+    _for_people(err)
+    lines = err.splitlines()
+    if code == 2:
+        assert len(lines) == 1 and lines[0].startswith("atout: -: no analysis"), err
+    else:
+        assert out.startswith("<!DOCTYPE html>") and (code == 1) == bool(lines)
+        for message in lines:
+            assert message.startswith("-: line ") and message.count(": ") >= 3, message

@@ -100,7 +100,46 @@ def test_a_view_number_that_is_not_ascii_digits_is_refused(view):
     with pytest.raises(link.LinkError) as e:
         link.read_link(f"{url}&{view}")
     assert e.value.field == view.split("=")[0]
-    assert e.value.reason.startswith("must be a whole number, not ")
+    assert e.value.reason.startswith("must be a whole number of 1 to 3 digits")
+
+
+@pytest.mark.parametrize("address", ["http://[x]/", "http://[::1/", "http://a]b/"])
+def test_an_address_that_is_not_a_url_is_read_by_its_fragment(address):
+    """Only the part after "#" is read, as the page reads location.hash (urlsplit raised
+    "Invalid IPv6 URL" here: a traceback from `atout show --link`)."""
+    r = _atout("show", "--link", f"{address}#d=AAAA")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr == "link: d: a link of version 0, made by another atout: this one reads " \
+                       "version 1\n"
+    obj = random_deal(3, "fr4", 1, "x")
+    assert link.read_link(f"{address}#d={link.encode(obj)}")["position"] == link.normalized(obj)
+
+
+@pytest.mark.parametrize("digits", ["+5", " 7 ", "5_0", "١٢", "007", "-0", "", "5.0",
+                                    str(2 ** 63), str(-2 ** 63 - 1), "9" * 30])
+def test_an_integer_id_is_its_decimal_digits_within_64_bits(digits):
+    """Python's int() took "+5", " 7 ", "5_0" and "١٢" where the page refused them; both
+    now read an integer id as atout writes one, and refuse one past 64 bits alike."""
+    from link_corpus import with_integer_id
+    obj = random_deal(4, "fr3", 0, None)
+    with pytest.raises(link.LinkError) as e:
+        link.decode(with_integer_id(obj, digits))
+    assert e.value.field == "d" and "the deal's id is" in e.value.reason
+    for good in ("0", "-7", str(2 ** 63 - 1), str(-2 ** 63)):
+        assert link.decode(with_integer_id(obj, good))["id"] == int(good)
+        assert with_integer_id(obj, good) == link.encode({**obj, "id": int(good)})
+
+
+@pytest.mark.parametrize("part", ["d", "card", "from", "whatif", "seat", "deal"])
+def test_a_part_given_twice_is_refused(part):
+    """The command line took the last value, the page the first: neither is a guess now."""
+    a, b = (link.encode(random_deal(s, "fr4", 1, None)) for s in (5, 6))
+    value = b if part == "d" else "0"
+    with pytest.raises(link.LinkError) as e:
+        link.read_link(f"http://h/#{part}={value}&d={a}&{part}={value}")
+    assert e.value.field == part and "given twice" in e.value.reason
+    read = link.read_link(f"http://h/#d={a}&other=1&other=2")      # an unknown part: ignored
+    assert read["position"] == link.decode(a)
 
 
 def test_a_link_with_a_deal_that_breaks_a_rule_names_the_field():

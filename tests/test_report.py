@@ -296,7 +296,11 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path, report):
      "plays[0].seat: must be "),
     (lambda r: r["plays"].extend([r["plays"][0]] * len(r["position"]["played"])),
      "plays: has "),
-], ids=["made-missing", "best-not-a-card", "best-empty", "seat-not-the-player", "too-many-plays"])
+    # a limit's line with valid bounds but no start_value: a KeyError traceback before
+    (lambda r: (r.update(status="limit", start_bounds=[r["start_value"]] * 2),
+                r.pop("start_value")), "start_value: is missing"),
+], ids=["made-missing", "best-not-a-card", "best-empty", "seat-not-the-player", "too-many-plays",
+        "start-value-missing"])
 def test_an_analysis_that_does_not_fit_its_deal_is_said(tmp_path, change, says):
     """Each field the page reads is checked against the deal first: a line the batch never
     writes (a field missing, a best card not of the deck, a play said of another seat, more
@@ -309,6 +313,21 @@ def test_an_analysis_that_does_not_fit_its_deal_is_said(tmp_path, change, says):
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert f"(line 1: {says}" in r.stderr, r.stderr
     assert not (tmp_path / "page.html").exists()
+
+
+def test_the_header_names_the_file_not_its_folders(tmp_path, report):
+    """The page is mailed: its header names the analyses' file by its name alone (the path
+    as typed showed a local folder's name)."""
+    folder = tmp_path / "private-folder"
+    folder.mkdir()
+    src = folder / "club.jsonl"
+    src.write_bytes(SESSION[0] + b"\n")
+    r = _atout("report", str(src), "-o", str(tmp_path / "page.html"))
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "page.html").read_text()
+    assert "from club.jsonl" in text and "private-folder" not in text
+    r = _atout("report", "private-folder/club.jsonl", "-o", "-", cwd=tmp_path)
+    assert "from club.jsonl" in r.stdout and "private-folder" not in r.stdout
 
 
 def test_a_page_path_that_is_no_regular_file_is_left_as_it_was(tmp_path, report):

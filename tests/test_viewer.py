@@ -128,7 +128,8 @@ def new_page(browser, server, viewport):
     context = browser.new_context(viewport=viewport, bypass_csp=True)
     pg = context.new_page()
     pg.errors = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    # the message and where in the page's code it was raised: a rare race is then findable
+    pg.on("pageerror", lambda e: pg.errors.append(f"{e}\n{e.stack or ''}"))
     pg.on("request", lambda r: pg.errors.append("outside request " + r.url)
           if not r.url.startswith(server) and not r.url.startswith("data:") else None)
     # nothing in the console either: not even the "Failed to load resource" of a 4xx answer
@@ -785,7 +786,12 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
     assert box["y"] + box["height"] <= PHONE["height"]
     assert phone.inner_text("#bar-value").startswith("value ")
     # the chart as wide as the screen allows, its labels a readable size
-    chart = phone.locator("#chart svg").bounding_box()
+    # (measured in one evaluate, once drawn: a review still running redraws the chart, and
+    # between two drawings there is none to measure)
+    chart = phone.wait_for_function("""() => {
+        const r = document.querySelector('#chart svg')?.getBoundingClientRect();
+        return r && r.width > 0 && {width: r.width, height: r.height}; }""",
+                                    timeout=60000).json_value()
     assert chart["height"] >= 150 and chart["width"] >= 300
     sizes = phone.evaluate("[...document.querySelectorAll('#chart text')].map(e => "
                            "parseFloat(getComputedStyle(e).fontSize) * e.ownerSVGElement.getScreenCTM().a)")
@@ -991,3 +997,31 @@ def contrast(fg: str, bg: str) -> float:
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
     hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("then", ["ends", "stopped"])
+def test_a_review_ended_or_stopped_before_its_first_verdict_says_so(page, then):
+    """A review whose stream ends (a dropped connection, a busy server) or is stopped after
+    its start but before any verdict: the page says so, no value drawn from bounds it was
+    never sent (a CI run once met "Cannot read properties of null" there)."""
+    started = '{"type": "start", "session": "s"}\n'
+    if then == "ends":
+        page.route("**/api/analyze/stream", lambda route: route.fulfill(
+            status=200, content_type="application/x-ndjson", body=started))
+    else:           # the start sent, then nothing: the stream stays open until stopped
+        page.route("**/api/analyze/stream", lambda route: None)
+    index = GAMES["fr3"]
+    open_deal(page, index, len(PLAYED[index]["played"]))
+    if then == "ends":
+        page.wait_for_function("document.getElementById('analysis-status').textContent"
+                               ".includes('ended before its report')", timeout=30000)
+    else:
+        page.wait_for_function("state.analysing !== null")
+        # what the start line sets, its first verdict not come (a route cannot send half a
+        # stream and hold the rest)
+        page.evaluate("""() => { state.analysis = {start: 0,
+            plays: [], seats: [], start_value: null, start_bounds: null, made: null,
+            status: 'running'}; }""")
+        page.click("#analysis-stop")
+        page.wait_for_function("state.analysing === null")
+    assert "not known yet" in page.inner_text("#seat-costs")

@@ -14,6 +14,7 @@ import json
 import random
 import xml.etree.ElementTree as ET
 
+import link_corpus
 from atout import link
 from atout.deal import BIDS, random_endgame
 from atout.games import HAND_SIZE
@@ -57,6 +58,29 @@ def test_the_page_reads_and_writes_links_as_atout_does(page):
             assert reason == e.reason
 
 
+def test_the_page_reads_every_link_as_atout_does(page):
+    """One reader's rules (docs/format.md, "Reading a link"): the page's readLink and
+    atout/link.py's parse_link give the same link, or refuse it naming the same part for the
+    same reason, on links good and bad (tests/link_corpus.py) — integer ids miswritten or
+    past 64 bits, a part given twice, odd escapes, changed payloads."""
+    page.goto(page.base)
+    wait_card(page, 0)
+    links = link_corpus.corpus("page", 800)
+    js = page.evaluate("""async (links) => {
+        const m = await import('/static/link.js');
+        return links.map((text) => {
+            try { return {link: m.readLink(text)}; } catch (e) {
+                return e instanceof m.LinkError ? {field: e.field, reason: e.reason}
+                                                : {error: String(e)};
+            } }); }""", links)
+    differ = [(text, link_corpus.verdict(text), said) for text, said in zip(links, js)
+              if link_corpus.verdict(text) != said]
+    assert not differ, differ[:3]
+    refused = {said["field"] for said in js if "field" in said}
+    assert refused >= {"d", "card", "from", "seat", "whatif", "deal"}     # every kind met
+    assert sum("link" in said for said in js) > 100
+
+
 def test_a_shared_link_shows_the_same_table(page, browser, server):
     index = GAMES["fr3"]
     deal = PLAYED[index]
@@ -95,7 +119,12 @@ def test_a_shared_link_shows_the_same_table(page, browser, server):
     pg.goto("about:blank")
     pg.goto(f"{server}#d={link.encode(fresh)[:40]}&card=3")
     pg.wait_for_function("document.getElementById('notice').textContent.includes('This link')")
-    assert "This link does not hold a deal: the link is cut short" in pg.inner_text("#notice")
+    assert "This link is refused: d: the link is cut short" in pg.inner_text("#notice")
+    wait_card(pg, 0)
+    pg.goto("about:blank")                   # a part given twice: refused as the command line does
+    pg.goto(f"{server}#d={link.encode(fresh)}&card=1&card=2")
+    pg.wait_for_function("document.getElementById('notice').textContent.includes('This link')")
+    assert "This link is refused: card: is given twice in the link" in pg.inner_text("#notice")
     wait_card(pg, 0)
     broken = json.loads(json.dumps(fresh))
     broken["contract"]["dealer"] = (broken["contract"]["dealer"] + 1) % 5   # then `first` is wrong

@@ -4,7 +4,7 @@
 // itself (#d=<the deal, link.js>&card=…).  "Share" gives the second form for every deal:
 // the link carries the deal, so anyone opening it on an atout viewer sees the same table.
 import { state, $ } from "./state.js";
-import { encode } from "./link.js";
+import { encode, linkParts, readLink, viewNumber, LinkError } from "./link.js";
 
 function viewPart() {
   let hash = "card=" + state.cursor;
@@ -32,16 +32,26 @@ export function writeAddress() {
   if (!$("share-panel").hidden) field.value = shareLink();
 }
 
-// what the address asks for: {deal (a number), payload (a deal in the link), card, from,
-// whatif, seat}; a number that is not one stays NaN (the page says so)
+// what the address asks for, read by link.js's rules (docs/format.md, "Reading a link"):
+// {position (a deal in the link), card, from, whatif, seat}, or {deal (a number of this
+// page's list), dealText, card, from, whatif, seat}; numbers null when absent.  A link the
+// rules refuse is {problem: "field: reason"}, and nothing of it is shown.
 export function readAddress() {
-  const hash = new URLSearchParams(location.hash.slice(1));
-  const number = (name) => (hash.has(name) && hash.get(name) !== "" ? Number(hash.get(name)) : undefined);
-  const link = { deal: number("deal"), dealText: hash.get("deal"), card: number("card"), from: number("from"),
-                 seat: number("seat") };
-  if (hash.has("d")) link.payload = hash.get("d");
-  if (hash.get("whatif")) link.whatif = hash.get("whatif").split(",");
-  return link;
+  const text = location.hash;
+  try {
+    const parts = linkParts(text);
+    if (parts.has("d")) return readLink(text);
+    const deal = parts.get("deal");
+    const whatif = (parts.get("whatif") || "").split(",").filter((t) => t);
+    return {
+      deal: deal === undefined ? null : /^[0-9]{1,9}$/.test(deal) ? Number(deal) : NaN, dealText: deal,
+      card: viewNumber(parts, "card"), from: viewNumber(parts, "from"), seat: viewNumber(parts, "seat"),
+      whatif: whatif.length ? whatif : null,
+    };
+  } catch (e) {
+    if (!(e instanceof LinkError)) throw e;
+    return { problem: e.field + ": " + e.reason };
+  }
 }
 
 export function openShare(open) {

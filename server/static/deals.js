@@ -68,7 +68,10 @@ const cardsInDeal = (deal) => deal.hands.reduce((n, hand) => n + hand.length, 0)
 // view: {card, from, whatif, seat} from the page's address; without one a position part-way
 // through the play (a puzzle) opens where it stands, a finished deal at its first card
 export async function loadDeal(i, view) {
-  if (view && view.seat !== undefined) state.viewSeat = Number.isInteger(view.seat) && view.seat >= 0 ? view.seat : null;
+  const seats = state.deals[i].obj.hands.length;
+  if (view && view.seat !== null && view.seat < seats) state.viewSeat = view.seat;
+  // what the command line refuses (docs/format.md, "Reading a link") is said, and left out
+  else if (view && view.seat !== null) notice("This link's seat: seat " + view.seat + " does not exist (0.." + (seats - 1) + "): every hand is shown.", null, true);
   stopSolving();
   stopAdvising();
   stopReview();
@@ -89,10 +92,11 @@ export async function loadDeal(i, view) {
   contractTableChanged();
   $("analysis-status").textContent = "";
   let k = state.real.length < cardsInDeal(state.deal) ? state.real.length : 0;
-  if (view && view.card !== undefined) k = view.card;
+  if (view && view.card !== null) k = view.card;
   if (view && view.whatif) {
     // older links had no `from`: their card was the one right after the what-if line
-    const from = view.from !== undefined ? view.from : k - view.whatif.length;
+    const from = view.from !== null ? view.from
+      : view.card === null ? state.real.length : Math.max(0, view.card - view.whatif.length);
     const line = state.real.slice(0, from).concat(view.whatif);
     const refused = Number.isInteger(from) && from >= 0 && from <= state.real.length
       ? await validate(Object.assign({}, state.deal, { played: line }))
@@ -108,7 +112,10 @@ export async function loadDeal(i, view) {
   }
   // the value of the position shown is asked for before the review: on a server with one
   // search process, a review sent first would hold it for its whole time limit
-  await go(Number.isInteger(k) ? Math.max(0, Math.min(k, state.line.length)) : 0);
+  if (view && view.card !== null && view.card > state.line.length) {
+    notice("This link's card: must be 0 to " + state.line.length + ", the cards of the line shown.", null, true);
+  }
+  await go(Math.min(k, state.line.length));
   if (state.dealIndex !== i || state.deal !== state.deals[i].obj) return;   // another deal since
   if (state.viewSeat === null) reviewLineChanged();
   else reviewViewChanged();
@@ -182,16 +189,10 @@ function safeEncode(obj) {
   try { return encode(obj); } catch (e) { return null; }
 }
 
-// a deal that came in a link: decoded here, checked by the server's rules, then shown (the
-// same deal already in the list is shown there); null, or what is wrong with the link
+// a deal that came in a link (decoded by readAddress): checked by the server's rules, then
+// shown (the same deal already in the list is shown there); null, or what is wrong with it
 async function openShared(view) {
-  let obj;
-  try {
-    obj = decode(view.payload);
-  } catch (e) {
-    if (!(e instanceof LinkError)) throw e;
-    return "This link does not hold a deal: " + e.reason + ".";
-  }
+  const obj = view.position;
   const refused = await validate(obj);
   if (refused) return "This link's deal is refused: " + refused + ".";
   const payload = encode(obj);
@@ -224,8 +225,8 @@ export async function start() {
   const file = mine.file || "the file";
   if (refused.length === 1) notice("Not in the list: " + file + ", " + refused[0] + ".");
   else if (refused.length) notice("Not in the list: " + plural(refused.length, "line") + " of " + file + " refused.", refused);
-  if (view.payload !== undefined) {
-    const problem = await openShared(view);
+  if (view.problem || view.position) {
+    const problem = view.problem ? "This link is refused: " + view.problem + "." : await openShared(view);
     if (!problem) return;
     notice(problem + (state.deals.length ? " The first deal is shown." : ""), null, true);
     if (state.deals.length) loadDeal(0);
@@ -233,7 +234,7 @@ export async function start() {
     return;
   }
   if (!state.deals.length) { openInput(true); return; }
-  const wanted = view.deal === undefined ? 0 : view.deal;
+  const wanted = view.deal === null ? 0 : view.deal;
   if (!(Number.isInteger(wanted) && wanted >= 0 && wanted < state.deals.length)) {
     notice("This link names deal " + view.dealText + ", which this page does not have " +
            "(a position opened or pasted in another tab is not in the link): the first deal is shown.");
@@ -248,12 +249,12 @@ export async function followLink() {
   if (location.hash === linkHash() || !state.deals.length) return;
   const view = readAddress();
   notice("");
-  if (view.payload !== undefined) {
-    const problem = await openShared(view);
+  if (view.problem || view.position) {
+    const problem = view.problem ? "This link is refused: " + view.problem + "." : await openShared(view);
     if (problem) notice(problem);
     return;
   }
-  const wanted = view.deal === undefined ? state.dealIndex : view.deal;
+  const wanted = view.deal === null ? state.dealIndex : view.deal;
   if (Number.isInteger(wanted) && wanted >= 0 && wanted < state.deals.length) loadDeal(wanted, view);
   else notice("This link names deal " + view.dealText + ", which this page does not have.");
 }

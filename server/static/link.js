@@ -2,7 +2,9 @@
 // bit for bit as atout/link.py writes and reads it (docs/format.md, "A deal in a link"):
 // the game, the first leader, where each card of the pack lies, the contract, the cards
 // played and the id, packed into bits written with the 64 characters of base64url.
-// encode(position) -> payload; decode(payload) -> position, or a LinkError saying why not.
+// encode(position) -> payload; decode(payload) -> position, or a LinkError saying why not;
+// readLink(text) -> what a link asks for, read by the rules atout/link.py's parse_link follows
+// (docs/format.md, "Reading a link"): the same deal, or the same refusal naming the same part.
 
 const VERSION = 1;
 const GAMES = ["fr4", "fr3", "fr5", "priest5", "at4"];
@@ -17,6 +19,12 @@ const AT4_OBJECTIVES = ["contract", "volat", "pagat_ultimo", "uhu_ultimo", "kaka
   "marabu_ultimo", "koenig_ultimo"];
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const MAX_PAYLOAD = 4096;
+// the parts of a link a reader knows, each named at most once (deal: a viewer's own list)
+const PARTS = ["d", "deal", "card", "from", "whatif", "seat"];
+const VIEW_DIGITS = 3;
+// an integer id as it is written: no sign but a minus, no leading zero, ASCII digits only
+const INTEGER_ID = /^(0|-?[1-9][0-9]*)$/;
+const ID_RANGE = [-(2n ** 63n), 2n ** 63n - 1n];
 
 // cards as numbers (FORMAT.md): suit × 14 + rank − 1 for suits S H D C and ranks 1 … 10 J N Q K,
 // then T1 … T21 (56 … 76) and EX (77)
@@ -59,7 +67,10 @@ class Reader {
     this.bits = [];
     [...text].forEach((ch, i) => {
       const v = ALPHABET.indexOf(ch);
-      if (v < 0) throw new LinkError("not a deal link: '" + ch + "' (character " + (i + 1) + ") is not one of A-Z a-z 0-9 - _");
+      if (v < 0) {
+        const code = ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+        throw new LinkError("not a deal link: character " + (i + 1) + " (U+" + code + ") is not one of A-Z a-z 0-9 - _");
+      }
       for (let k = 5; k >= 0; k--) this.bits.push((v >> k) & 1);
     });
     this.at = 0;
@@ -162,7 +173,8 @@ export function encode(obj) {
 // still break a rule); throws a LinkError for one that does not decode.
 export function decode(payload) {
   if (typeof payload !== "string" || !payload) throw new LinkError("the link holds no deal");
-  if (payload.length > MAX_PAYLOAD) throw new LinkError("too long for a deal link (" + payload.length + " characters)");
+  const length = [...payload].length;      // in characters (code points), as Python counts
+  if (length > MAX_PAYLOAD) throw new LinkError("too long for a deal link (" + length + " characters)");
   const r = new Reader(payload);
   const version = r.get(6);
   if (version !== VERSION) throw new LinkError("a link of version " + version + ", made by another atout: this one reads version " + VERSION);
@@ -231,7 +243,9 @@ export function decode(payload) {
     let text;
     try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) { throw new LinkError("the deal's id is not UTF-8 text"); }
     if (isInt) {
-      if (!/^-?\d+$/.test(text)) throw new LinkError("the deal's id is not an integer");
+      if (!INTEGER_ID.test(text)) throw new LinkError("the deal's id is not an integer in decimal digits");
+      const id = BigInt(text);
+      if (id < ID_RANGE[0] || id > ID_RANGE[1]) throw new LinkError("the deal's id is out of range (-2^63 to 2^63-1)");
       // beyond 2^53 a number of the page is not exact: the id stays its digits
       obj.id = Number.isSafeInteger(Number(text)) ? Number(text) : text;
     } else obj.id = text;
@@ -239,4 +253,56 @@ export function decode(payload) {
   obj.contract = c;
   r.end();
   return obj;
+}
+
+// -- a whole link (docs/format.md, "Reading a link") -------------------------------------------
+
+// the part after the first "#" (the whole text without one), ASCII whitespace around it left out
+function fragment(text) {
+  const link = text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+  const at = link.indexOf("#");
+  return at < 0 ? link : link.slice(at + 1);
+}
+
+// the parts of a link, decoded as a form is ("+" a space, %XX as UTF-8); a part of PARTS named
+// twice is refused (which one counts would be a guess), others are ignored
+export function linkParts(text) {
+  // "&" first: URLSearchParams would drop a leading "?", which Python keeps in the name
+  const seen = new Map();
+  const twice = new Set();
+  for (const [name, value] of new URLSearchParams("&" + fragment(text))) {
+    if (PARTS.includes(name) && seen.has(name)) twice.add(name);
+    if (!seen.has(name)) seen.set(name, value);
+  }
+  for (const name of PARTS) {
+    if (twice.has(name)) throw new LinkError("is given twice in the link (a link names each part once)", name);
+  }
+  return seen;
+}
+
+// card, from or seat: null when absent; 1 to 3 ASCII digits
+export function viewNumber(parts, name) {
+  if (!parts.has(name)) return null;
+  const text = parts.get(name);
+  if (!new RegExp("^[0-9]{1," + VIEW_DIGITS + "}$").test(text)) {
+    throw new LinkError("must be a whole number of 1 to " + VIEW_DIGITS + " digits (0-9)", name);
+  }
+  return Number(text);
+}
+
+// {position (decoded, not yet checked by the rules), card, from, whatif, seat} of a share
+// link (numbers null when absent, whatif null when none), or a LinkError naming the part
+export function readLink(text) {
+  const parts = linkParts(text);
+  if (!parts.has("d")) {
+    if (parts.has("deal")) {
+      throw new LinkError("this link names a deal of its server's list (deal=" + [...parts.get("deal")].slice(0, 10).join("") +
+                          "), not the deal itself: open it in the viewer and use Share");
+    }
+    throw new LinkError("no deal in this link (its address has no #d=…)");
+  }
+  const position = decode(parts.get("d"));
+  const numbers = { card: viewNumber(parts, "card"), from: viewNumber(parts, "from"), seat: viewNumber(parts, "seat") };
+  const whatif = (parts.get("whatif") || "").split(",").filter((t) => t);
+  return { position, ...numbers, whatif: whatif.length ? whatif : null };
 }

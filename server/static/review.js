@@ -13,7 +13,9 @@ import { go } from "./stepping.js";
 // what a card of the analysis is proven to have cost: exact, else its range's low end
 export const provenCost = (p) => (p.cost !== null ? p.cost : p.cost_bounds[0]);
 const costText = (p) => (p.cost !== null ? String(p.cost) : p.cost_bounds[0] + " … " + p.cost_bounds[1]);
-const valueOrRange = (v, bounds) => (v !== null && v !== undefined ? valueText(v) : valueText(bounds[0]) + " … " + valueText(bounds[1]));
+// (neither: a review stopped or ended after its start, before the first verdict came)
+const valueOrRange = (v, bounds) => (v !== null && v !== undefined ? valueText(v)
+  : bounds ? valueText(bounds[0]) + " … " + valueText(bounds[1]) : "not known yet");
 
 // A card's verdict: "best" (cost 0, exact), "mistake" (a cost above 0 proven), "decisive"
 // (it turned a made contract into a lost one or back), or "open" (not judged in the time).
@@ -387,7 +389,8 @@ export function drawChart() {
   if (!a || !a.plays.length || !state.table || state.viewSeat !== null) return;
   const scale = state.table.scale;
   // each value exact, or (value null) the proven bounds: drawn as a band
-  const points = [{ index: a.start, value: a.start_value, bounds: a.start_bounds, play: null }]
+  // (the start's value is not known until the first verdict: no point for it before)
+  const points = (a.start_value !== null || a.start_bounds ? [{ index: a.start, value: a.start_value, bounds: a.start_bounds, play: null }] : [])
     .concat(a.plays.map((p) => ({ index: p.index + 1, value: p.value_after, bounds: p.bounds_after, play: p })));
   const total = state.analysisLine.length;
   // drawn in the box's own pixels, so that its text keeps its size on a phone
