@@ -18,6 +18,7 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         with "seat", as that seat sees the table
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}} -> {"svg", "name"}:
                         the table as an SVG picture (atout/picture.py)
+    POST /api/contract-table[/stream]   the deal's contract table (server/table_http.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining or while no search
                         process runs); open without a token
@@ -72,6 +73,7 @@ from .limits import Busy, Limits, PeerCalls
 from .logs import label, outcome
 from .pool import SearchPool, WorkerDied
 from .security import bearer_ok
+from .table_http import contract_table, contract_table_stream
 from .view import table
 from .worker import SESSION
 
@@ -370,6 +372,9 @@ class HttpApi:
             Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
+            # the contract table (atout table): server/table_http.py
+            Route("/api/contract-table", self.contract_table, methods=["POST"]),
+            Route("/api/contract-table/stream", self.contract_table_stream, methods=["POST"]),
             Route("/api/picture", self.picture, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
             exception_handlers={Exception: _internal, 404: _not_routed, 405: _not_routed}))
@@ -466,6 +471,12 @@ class HttpApi:
             seat = _option(obj, "seat", None, options.seat, pos.seats)
             return table(pos, seat)
         return await self._answer(request, work)
+
+    async def contract_table(self, request: Request) -> Response:
+        return await contract_table(self, request)
+
+    async def contract_table_stream(self, request: Request) -> Response:
+        return await contract_table_stream(self, request)
 
     async def picture(self, request: Request) -> Response:
         async def work(request, obj):
