@@ -128,7 +128,6 @@ def test_an_output_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_
     """-o a file of positions (not results), a text whose one line lacks its newline, a
     device, a pipe, a folder: refused naming -o and why, before anything is read to the end
     or changed (the torn last line of a genuine results file is still cut off: above)."""
-    import resource
     puzzles = _puzzles("not-results", 2, tricks=(3,))
     src = tmp_path / "in.jsonl"
     _write(src, puzzles)
@@ -145,11 +144,14 @@ def test_an_output_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_
             solve_all(src, out, workers=1, tt_mb=TT)
         assert out.read_text() == text, name
 
-    def small_memory():     # were /dev/zero read to its end, a MemoryError, not the machine's
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    # were /dev/zero read to its end, a MemoryError, not the machine's: the limit is set by
+    # the command itself, not by a preexec_fn — forking this test process (its gRPC threads
+    # running after other tests) once wrote a gRPC poller's error into the command's stderr
+    small_memory = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)); "
+                    "import sys; from atout.client.cli import main; sys.exit(main())")
     for out in ("/dev/full", "/dev/zero", "/dev/stdout", str(tmp_path)):
-        r = subprocess.run(_atout_cmd("batch", str(src), "-o", out, "--quiet"),
-                           capture_output=True, text=True, timeout=60, preexec_fn=small_memory)
+        r = subprocess.run([sys.executable, "-c", small_memory, "batch", str(src), "-o", out,
+                            "--quiet"], capture_output=True, text=True, timeout=120)
         assert r.returncode == 2 and r.stdout == "", (out, r.stderr)
         assert r.stderr.startswith(f"atout: -o {out}: not a regular file;"), (out, r.stderr)
 
