@@ -542,6 +542,40 @@ def _local(kind: str, tasks: Iterator[_Task], opts: dict, workers: int,
             w.close(kill=not clean)
 
 
+#: tries at starting a local Ray instance: Ray waits a fixed 30 s for its raylet to
+#: register, which a busy two-core machine can take longer than (the next try finds the
+#: machine's caches warm); one at reaching a cluster, whose start is not ours
+RAY_LOCAL_STARTS = 3
+#: seconds Ray waits for its GCS server's port file on a local start (its default, 60 s,
+#: was also too short on a busy machine: "Timed out waiting for file …/gcs_server_port_…")
+RAY_GCS_WAIT_S = "180"
+
+
+def _start_ray(ray, address: str | None, workers: int | None) -> None:
+    """ray.init for the batch: a cluster at ``address``, or a local instance of ``workers``
+    CPUs started here (no dashboard), tried again where its start times out."""
+    kwargs: dict = {"address": address, "log_to_driver": False}
+    tries = 1
+    if address is None:
+        kwargs.update(include_dashboard=False)
+        if workers:
+            kwargs["num_cpus"] = workers
+        tries = RAY_LOCAL_STARTS
+        # (an operator's own setting wins; Ray reads it from the environment only)
+        os.environ.setdefault("RAY_gcs_server_port_wait_time_s", RAY_GCS_WAIT_S)
+    for attempt in range(tries):
+        try:
+            ray.init(**kwargs)
+            return
+        except Exception as e:
+            failure = e
+            try:            # what a timed-out start left running, before the next try
+                ray.shutdown()
+            except Exception:
+                pass
+    raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {failure}") from None
+
+
 def _ray(kind: str, tasks: Iterator[_Task], opts: dict, workers: int | None,
          address: str | None) -> Iterator[tuple[_Task, dict]]:
     try:
@@ -550,15 +584,7 @@ def _ray(kind: str, tasks: Iterator[_Task], opts: dict, workers: int | None,
         raise BatchError("the ray backend needs Ray: pip install 'atout[ray]'") from None
     started = False
     if not ray.is_initialized():
-        kwargs: dict = {"address": address, "log_to_driver": False}
-        if address is None:
-            kwargs.update(include_dashboard=False)
-            if workers:
-                kwargs["num_cpus"] = workers
-        try:
-            ray.init(**kwargs)
-        except Exception as e:
-            raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {e}") from None
+        _start_ray(ray, address, workers)
         started = True
     remote = ray.remote(num_cpus=1, max_retries=1)(_work(kind))
     cap = 2 * max(1, workers or int(ray.cluster_resources().get("CPU", 1)))

@@ -292,6 +292,42 @@ def test_ray_backend(tmp_path):
     assert solve_all(src, out, backend="ray", workers=2, tt_mb=TT).solved == 0
 
 
+def test_a_local_ray_start_that_times_out_is_tried_again(tmp_path, monkeypatch):
+    """Ray waits a fixed 30 s for its raylet, which a busy machine can take longer than
+    (CI: "The current node timed out during startup"): the batch tries the start again,
+    and names Ray's reason where every try fails."""
+    ray = pytest.importorskip("ray")
+    real_init, calls = ray.init, []
+
+    def init(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 1:
+            raise Exception("The current node timed out during startup. This could happen "
+                            "because some of the raylet failed to startup or the GCS has "
+                            "become overloaded.")
+        return real_init(**kwargs)
+    monkeypatch.setattr(ray, "init", init)
+    puzzles = _puzzles("ray-again", 2)
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _write(src, puzzles)
+    report = solve_all(src, out, backend="ray", workers=1, tt_mb=TT)
+    assert (report.solved, report.ok, len(calls)) == (2, 2, 2)
+    assert not ray.is_initialized()
+
+    def never(**kwargs):
+        calls.append(kwargs)
+        raise Exception("timed out, again")
+    monkeypatch.setattr(ray, "init", never)
+    calls.clear()
+    with pytest.raises(BatchError, match=r"^cannot start or reach Ray \(local\): timed out, again$"):
+        solve_all(src, tmp_path / "out2.jsonl", backend="ray", workers=1, tt_mb=TT)
+    assert len(calls) == 3
+    calls.clear()           # a cluster's start is not ours: asked once
+    with pytest.raises(BatchError, match=r"^cannot start or reach Ray \(ray://x:1\)"):
+        solve_all(src, tmp_path / "out3.jsonl", backend="ray", address="ray://x:1", tt_mb=TT)
+    assert len(calls) == 1
+
+
 def _cpu_seconds(pid: int) -> float:
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
