@@ -30,9 +30,9 @@ DEFAULT_TIME_LIMIT = 120.0
 KEYS = ("position", "time_limit", "contracts", "values", "slot")
 
 
-def _settings(api, obj: dict) -> tuple[dict, dict, str | None]:
-    """(the position object, the search's settings, the slot) of a table request, every
-    field checked (an HttpError naming the first that is wrong)."""
+def _settings(api, obj: dict, request) -> tuple[dict, dict, tuple | None]:
+    """(the position object, the search's settings, the client's slot) of a table request,
+    every field checked (an HttpError naming the first that is wrong)."""
     from .http import _check_keys, _invalid, _option, _position, _slot
     _check_keys(obj, KEYS)
     raw, pos = _position(obj)
@@ -49,13 +49,13 @@ def _settings(api, obj: dict) -> tuple[dict, dict, str | None]:
         raise _invalid(e.field, e.reason) from None
     settings = {"time_limit": time_limit, "contracts": contracts, "values": values,
                 "tt_mb": api.limits.tt_mb(api.tt_mb, raw)}
-    return raw, settings, _slot(obj)
+    return raw, settings, _slot(obj, request)
 
 
 async def contract_table(api, request):
     """``POST /api/contract-table``: the whole table once it is done."""
     async def work(request, obj):
-        raw, settings, slot = _settings(api, obj)
+        raw, settings, slot = _settings(api, obj, request)
         _, _, _, _, table = await api._search(request, slot, "table", raw, settings)
         return table
     return await api._answer(request, work)
@@ -78,7 +78,7 @@ async def contract_table_stream(api, request):
         # the peer's call counts until the stream ends (the ExitStack is closed there)
         peer.enter_context(api.peers.call(request.client.host if request.client else "-"))
         obj = await _read_json(request, api.limits.body_timeout)
-        raw, settings, slot = _settings(api, obj)
+        raw, settings, slot = _settings(api, obj, request)
         if isinstance(raw, dict) and "id" in raw:
             request.scope[LOG_NOTE]["id"] = label(raw["id"])
     except Exception as e:
