@@ -11,6 +11,7 @@ import json
 import random
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -291,7 +292,9 @@ def test_http_slots_and_sessions_belong_to_their_client(http):
 
 
 def test_grpc_analyze_stream(tmp_path):
-    from atout.client.remote import Client, InvalidPositionError
+    import grpc
+
+    from atout.client.remote import Client, InvalidPositionError, ServiceError
 
     from serving import ServerProcess
     obj, start = _deal("review-grpc")
@@ -306,5 +309,17 @@ def test_grpc_analyze_stream(tmp_path):
             with pytest.raises(InvalidPositionError) as e:
                 list(client.analyze_stream(obj, session="not-a-session"))
             assert "session" in str(e.value)
+            # bounded only by its deadline, a whole deal's review: its last message, with
+            # what was found, still arrives before the deadline ends the call (with a 0.02 s
+            # margin it came too late in 3 calls of 4 under load)
+            whole = json.loads((Path(__file__).parent / "data" / "played.jsonl")
+                               .read_text().splitlines()[0])
+            for _ in range(2):
+                got = []
+                with pytest.raises(ServiceError) as e:
+                    for message in client.analyze_stream(whole, timeout=3):
+                        got.append(message)
+                assert e.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+                assert "report" in got[-1] and got[-1]["report"]["plays"], got[-1:]
     finally:
         server.stop()
