@@ -327,9 +327,11 @@ class _Logged:
         note: dict = {}
         scope[LOG_NOTE] = note
         scope[CLIENT] = client, new = _client_from(scope)
-        answer = {"status": 499}        # nothing sent: the client went away first
+        answer = {"status": 499, "ended": False}    # nothing sent: the client went away first
 
         async def sending(message):
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                answer["ended"] = True
             if message["type"] == "http.response.start":
                 answer["status"] = message["status"]
                 if new:
@@ -348,11 +350,17 @@ class _Logged:
             raise
         finally:
             path = str(scope.get("path", ""))
+            status = str(answer["status"])
+            if answer["status"] not in (499, 500) and not answer["ended"]:
+                # a stream the client dropped after it began: not the 200 it began with
+                status = "499"
+                reason = reason or (f"the client went away during the answer (begun as "
+                                    f"{answer['status']})")
             if not (path == "/api/health" and answer["status"] == 200):
                 client = scope.get("client")
                 outcome("HTTP", f"{scope.get('method', '-')} {path}",
                         client[0] if client else "-", note.get("id", "-"), started,
-                        str(answer["status"]), note.get("reason", reason),
+                        status, note.get("reason", reason),
                         level=logging.ERROR if answer["status"] == 500 else logging.INFO)
 
 

@@ -382,15 +382,23 @@ class SearchPool:
                                                 prefer=prefer))
 
         async def messages():
-            while True:
-                waiting = asyncio.ensure_future(told.get())
-                await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
-                if not waiting.done():
+            waiting = None
+            try:
+                while True:
+                    waiting = asyncio.ensure_future(told.get())
+                    await asyncio.wait({waiting, search}, return_when=asyncio.FIRST_COMPLETED)
+                    if not waiting.done():
+                        waiting.cancel()
+                        break
+                    yield waiting.result()
+                while not told.empty():          # (a message the cancelled get left queued)
+                    yield told.get_nowait()
+            finally:
+                # closed while it waited (the client went away, the call was cancelled): the
+                # get still pending would be destroyed pending ("Task was destroyed but it is
+                # pending!" in the log)
+                if waiting is not None and not waiting.done():
                     waiting.cancel()
-                    break
-                yield waiting.result()
-            while not told.empty():          # (a message the cancelled get left queued)
-                yield told.get_nowait()
         return search, messages()
 
     async def run(self, kind: str, obj: dict, options: dict, *,

@@ -323,3 +323,45 @@ def test_grpc_analyze_stream(tmp_path):
                 assert "report" in got[-1] and got[-1]["report"]["plays"], got[-1:]
     finally:
         server.stop()
+
+
+def test_dropped_cancelled_and_deadline_ended_streams_log_one_line_each(tmp_path):
+    """A review dropped by its HTTP client is logged as dropped (499, not the 200 it began
+    with); a cancelled or deadline-ended gRPC review is one line too — and none leaves
+    "Task was destroyed but it is pending!" (the pending read of the review's messages,
+    left behind when the stream was closed while it waited)."""
+    import httpx
+
+    from atout.client.remote import Client, ServiceError
+
+    from serving import ServerProcess
+    whole = json.loads((Path(__file__).parent / "data" / "played.jsonl")
+                       .read_text().splitlines()[0])
+    server = ServerProcess(tmp_path, worker_count=2, http=True)
+    try:
+        for _ in range(2):
+            with httpx.Client(timeout=30) as web:
+                with web.stream("POST", server.url + "/api/analyze/stream",
+                                json={"position": whole, "time_limit": 30}) as r:
+                    next(r.iter_lines())                # the start line; then gone
+        with Client(server.address) as client:
+            with pytest.raises(ServiceError):
+                list(client.analyze_stream(whole, timeout=1.5))
+            stream = client.analyze_stream(whole, time_limit=30)
+            next(stream)
+            stream.close()                              # cancelled
+        deadline = time.monotonic() + 30
+        while sum(" 499 " in l for l in server.log_lines()) < 2 or \
+                sum("CANCELLED" in l for l in server.log_lines()) < 1:
+            assert time.monotonic() < deadline, server.log_text()
+            time.sleep(0.1)
+        time.sleep(0.5)
+    finally:
+        server.stop()
+    log = server.log_text()
+    assert "Task was destroyed" not in log, log
+    dropped = [l for l in log.splitlines() if "/api/analyze/stream" in l]
+    assert len(dropped) == 2 and all(l.endswith("499 (the client went away during the "
+                                                 "answer (begun as 200))") for l in dropped), log
+    assert sum("gRPC AnalyzeStream" in l for l in log.splitlines()) == 2, log
+
