@@ -625,12 +625,17 @@ def test_cli_output_that_cannot_be_written_is_one_line(cmd):
         p = cli(stdout=full)
     assert p.returncode == 2 and p.stderr.decode().splitlines()[-1] == \
         "atout: cannot write standard output: No space left on device", p.stderr
-    p = cli(preexec_fn=lambda: os.close(1), stdout=None)     # started with stdout closed
+    # started with stdout closed (closed by a shell before it runs the command, not by a
+    # preexec_fn: a fork of this test process, gRPC's threads running in it after other
+    # tests, can abort in gRPC's fork handlers before the command starts)
+    atout = [sys.executable, "-m", "atout.client.cli", *cmd]
+    p = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", *atout], input=data,
+                       stderr=subprocess.PIPE, timeout=60)
     assert p.returncode == 2 and p.stderr.decode().splitlines()[-1] == \
         "atout: cannot write standard output: it is closed", p.stderr
     if cmd != ["deal"]:
-        p = subprocess.run([sys.executable, "-m", "atout.client.cli", *cmd], stdin=None,
-                           preexec_fn=lambda: os.close(0), capture_output=True, timeout=60)
+        p = subprocess.run(["sh", "-c", 'exec "$@" <&-', "sh", *atout], stdin=None,
+                           capture_output=True, timeout=60)
         assert p.returncode == 2 and p.stderr.decode() == \
             "atout: cannot read standard input: it is closed\n", p.stderr
 

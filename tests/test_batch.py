@@ -106,16 +106,16 @@ def test_resume_skips_done_and_repairs_a_torn_line(tmp_path):
 def test_a_full_disk_stops_the_run_in_one_line_and_it_resumes(tmp_path):
     """Writes that fail (a file size limit: as a full disk, EFBIG for ENOSPC) stop the run
     with one line naming the output; the next run cuts off the torn line and finishes."""
-    import resource
     puzzles = _puzzles("full-disk", 6, tricks=(3,))
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write(src, puzzles)
     limit = 1000        # bytes: a few results, the last one torn
 
-    def small_disk():
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    r = subprocess.run(_atout_cmd("batch", str(src), "-o", str(out), "--workers", "2",
-                                  "--tt-mb", str(TT), "--quiet"), preexec_fn=small_disk,
+    # the limit set by the command itself (see the test below: no preexec_fn)
+    small_disk = (f"import resource; resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, "
+                  f"{limit})); import sys; from atout.client.cli import main; sys.exit(main())")
+    r = subprocess.run([sys.executable, "-c", small_disk, "batch", str(src), "-o", str(out),
+                        "--workers", "2", "--tt-mb", str(TT), "--quiet"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr == f"atout: cannot write {out}: File too large\n"
     assert out.stat().st_size == limit
@@ -297,6 +297,7 @@ def test_a_local_ray_start_that_times_out_is_tried_again(tmp_path, monkeypatch):
     (CI: "The current node timed out during startup"): the batch tries the start again,
     and names Ray's reason where every try fails."""
     ray = pytest.importorskip("ray")
+    import atout.runner.batch as runner_batch
     real_init, calls = ray.init, []
 
     def init(**kwargs):
@@ -307,21 +308,25 @@ def test_a_local_ray_start_that_times_out_is_tried_again(tmp_path, monkeypatch):
                             "become overloaded.")
         return real_init(**kwargs)
     monkeypatch.setattr(ray, "init", init)
+    # the made-up failure takes one try: the real start keeps the tries a user's has
+    monkeypatch.setattr(runner_batch, "RAY_LOCAL_STARTS", runner_batch.RAY_LOCAL_STARTS + 1)
     puzzles = _puzzles("ray-again", 2)
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write(src, puzzles)
     report = solve_all(src, out, backend="ray", workers=1, tt_mb=TT)
-    assert (report.solved, report.ok, len(calls)) == (2, 2, 2)
+    # (a real start that times out on a loaded machine is tried again too: 2 calls or more)
+    assert (report.solved, report.ok) == (2, 2) and len(calls) >= 2
     assert not ray.is_initialized()
 
     def never(**kwargs):
         calls.append(kwargs)
         raise Exception("timed out, again")
+    monkeypatch.undo()                  # the tries a user's start has, again
     monkeypatch.setattr(ray, "init", never)
     calls.clear()
     with pytest.raises(BatchError, match=r"^cannot start or reach Ray \(local\): timed out, again$"):
         solve_all(src, tmp_path / "out2.jsonl", backend="ray", workers=1, tt_mb=TT)
-    assert len(calls) == 3
+    assert len(calls) == runner_batch.RAY_LOCAL_STARTS == 3
     calls.clear()           # a cluster's start is not ours: asked once
     with pytest.raises(BatchError, match=r"^cannot start or reach Ray \(ray://x:1\)"):
         solve_all(src, tmp_path / "out3.jsonl", backend="ray", address="ray://x:1", tt_mb=TT)
