@@ -321,11 +321,14 @@ def outside(position: Position, partner_known: bool = True) -> list[dict]:
     return out
 
 
-def won_so_far(position: Position) -> dict:
+def won_so_far(position: Position, seen: set | None = None) -> dict:
     """Points (and bouts, tricks) each camp has won so far, counted as the outcome counts.
 
-    At the end of the deal these are the outcome's own numbers."""
+    With ``seen`` (the outside cards a seat has seen), as that seat can count them: the
+    cards laid face down that it has not seen are left out until the end of the deal,
+    when the outcome shows them. At the end these are the outcome's own numbers."""
     c = position.contract
+    unseen = 0
     rules = c.rules
     camp = c.camp
     if c.game == "at4" and c.bid == "trischaken":
@@ -339,6 +342,9 @@ def won_so_far(position: Position) -> dict:
     french = c.game.startswith("fr")
     pts, bouts, tricks = [0, 0], [0, 0], [0, 0]
     for k, cards in enumerate(c.outside):
+        if seen is not None and not position.is_finished():
+            unseen += sum(1 for x in cards if x not in seen)
+            cards = [x for x in cards if x in seen]
         pts[k] += sum(rules.points[x] for x in cards)
         bouts[k] += sum(1 for x in cards if x in BOUTS)
     if french and position.is_finished():
@@ -385,10 +391,16 @@ def won_so_far(position: Position) -> dict:
             # what it needs depends on the bouts it has at the end, not on those won so far
             notes.append("The taker's camp needs " + ", ".join(
                 f"{FR_NEEDED[b]} with {b} bout{'' if b == 1 else 's'}" for b in range(4)) + ".")
+    if unseen:
+        notes.append(f"{_plural(unseen, 'card')} laid face down outside the hands "
+                     f"{'is' if unseen == 1 else 'are'} not counted: this seat has not "
+                     "seen them.")
     if position.contract.outside != ((), ()) and c.game != "at4":
-        notes.append("Points include the cards outside the hands.")
+        notes.append("Points include the cards outside the hands"
+                     + (" that this seat has seen." if unseen else "."))
     if c.game == "at4":
-        notes.append("Points include the talon cards of each camp.")
+        notes.append("Points include the talon cards of each camp"
+                     + (" that this seat has seen." if unseen else "."))
     return {"by": "camp", "rows": rows, "notes": notes}
 
 
@@ -419,6 +431,9 @@ def seat_view(position: Position, seat: int, shown: dict) -> dict:
         view["camps"] = [c.camp[s] if s in (seat, c.declarer) else None
                          for s in range(position.seats)]
         view["won"] = None
+    else:
+        # the face-down écart, dog or talon must not show through the camps' points
+        view["won"] = won_so_far(position, seen)
     return view
 
 
