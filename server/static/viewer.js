@@ -40,7 +40,14 @@ function wire() {
   $("back-to-real").addEventListener("click", backToReal);
   rememberLimit("solve-limit");
   rememberLimit("analysis-limit");
-  $("solve-limit").addEventListener("change", () => update());
+  // one search time limit, with a control in each panel that uses it: the seat's view hides
+  // the double-dummy panel, and its advice is solved within the same limit
+  $("advice-limit").value = $("solve-limit").value;
+  $("solve-limit").addEventListener("change", () => { $("advice-limit").value = $("solve-limit").value; update(); });
+  $("advice-limit").addEventListener("change", () => {
+    $("solve-limit").value = $("advice-limit").value;
+    $("solve-limit").dispatchEvent(new Event("change"));
+  });
   $("analysis-limit").addEventListener("change", scheduleReview);
   $("analysis-start").addEventListener("change", scheduleReview);
   $("view-seat").addEventListener("change", (e) => setViewSeat(e.target.value));
