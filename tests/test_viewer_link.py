@@ -171,3 +171,35 @@ def test_save_image_as_svg_and_png(page):
         page.click("#save-svg")
     svg = open(seat_file.value.path(), encoding="utf-8").read()
     assert "cards unseen" in svg and "Double-dummy" not in svg
+
+
+def test_a_what_ifs_picture_says_it_is_one(page):
+    """Issue 56, problem 3: a picture saved on a what-if line says so — from which card,
+    the card played instead and the card really played — and its file name too."""
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    k = len(deal["played"]) - 4 * 3
+    open_deal(page, index, k)
+    shown = wait_solved(page, k)
+    other = next(c for c in shown["cards"] if c != deal["played"][k])
+    page.click(f".card.legal[data-card='{other}']")
+    wait_card(page, k + 1)
+    page.click("#save-image")
+    with page.expect_download() as svg_file:
+        page.click("#save-svg")
+    assert svg_file.value.suggested_filename == f"{deal['id']}-card-{k + 1}-what-if.svg"
+    root = ET.fromstring(open(svg_file.value.path(), encoding="utf-8").read())
+    text = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    line = next(t for t in text if t.startswith("What-if"))
+
+    def name(tok):
+        return "Excuse" if tok == "EX" else (f"{tok[1:]} atout" if tok.startswith("T")
+                                             else tok[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[tok[-1]])
+    assert line == (f"What-if, not the real play: from card {k + 1}, {name(other)} was played "
+                    f"instead of {name(deal['played'][k])}")
+    # back on the real play: no such line
+    page.click("#back-to-real")
+    wait_card(page, k)
+    with page.expect_download() as real_file:
+        page.click("#save-svg")
+    assert "What-if" not in open(real_file.value.path(), encoding="utf-8").read()
