@@ -203,3 +203,26 @@ def test_a_what_ifs_picture_says_it_is_one(page):
     with page.expect_download() as real_file:
         page.click("#save-svg")
     assert "What-if" not in open(real_file.value.path(), encoding="utf-8").read()
+
+
+def test_a_deal_opened_from_a_link_keeps_itself_in_the_address(page):
+    """Issue 56, problem 6: a link's deal that is also in this page's list is shown there,
+    but the address keeps the deal itself (#d=…), not its number here: another viewer's
+    list differs, and #deal=N would open another deal there without a word."""
+    index = GAMES["fr4"]
+    deal = PLAYED[index]
+    payload = link.encode(deal)
+    page.goto(f"{page.base}#d={payload}&card=5")
+    wait_card(page, 5)
+    assert page.evaluate("state.dealIndex") == index          # shown as the list's own
+    assert page.evaluate("location.hash") == f"#d={payload}&card=5"
+    page.keyboard.press("ArrowRight")
+    wait_card(page, 6)
+    assert page.evaluate("location.hash") == f"#d={payload}&card=6"
+    page.reload()
+    wait_card(page, 6)
+    assert page.evaluate("state.dealIndex") == index
+    # a deal chosen in the list is still written by its number
+    other = GAMES["fr3"]
+    page.select_option("#deal-select", str(other))
+    page.wait_for_function("n => location.hash.startsWith('#deal=' + n + '&')", arg=other)
