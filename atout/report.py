@@ -298,7 +298,19 @@ def boards(deals: list[Played]) -> list[list[Played]]:
         else:
             key = ("hands", pos.game, tuple(tuple(sorted(h)) for h in pos.hands))
         groups.setdefault(key, []).append(d)
-    return list(groups.values())
+    out = list(groups.values())
+    # boards by their labels in order (1 2 3 4, not as the file met them: 1 2 4 3), numbers
+    # as numbers; a group with no label keeps its place
+    labelled = [i for i, g in enumerate(out) if g[0].position.board is not None]
+    ordered = sorted((out[i] for i in labelled), key=lambda g: _label_key(g[0].position.board))
+    for i, g in zip(labelled, ordered):
+        out[i] = g
+    return out
+
+
+def _label_key(label) -> tuple:
+    text = str(label)
+    return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
 # -- links to the viewer ------------------------------------------------------------------------
@@ -513,12 +525,14 @@ def _deal(d: Played, viewer: str) -> str:
     if decisive:
         out.append('<h5>Decisive cards</h5><ul class="decisive">'
                    + "".join(_play_line(d, p, viewer) for p in decisive) + "</ul>")
-    mistakes = sorted((p for p in r["plays"] if is_mistake(p)),
+    # a decisive card is said once, above: the dearest mistakes are the others
+    mistakes = sorted((p for p in r["plays"] if is_mistake(p) and not p["decisive"]),
                       key=lambda p: (-proven_cost(p), p["index"]))[:DEAREST]
     if mistakes:
-        out.append('<h5>Dearest proven mistakes</h5><ul class="mistakes">'
+        heading = "Other proven mistakes, dearest first" if decisive else "Dearest proven mistakes"
+        out.append(f'<h5>{heading}</h5><ul class="mistakes">'
                    + "".join(_play_line(d, p, viewer) for p in mistakes) + "</ul>")
-    elif r["plays"]:
+    elif r["plays"] and not decisive:
         out.append('<p class="none">No proven mistake.</p>')
     out.append(_seat_totals(d))
     first = r["plays"][0]["index"] if r["plays"] else len(pos.played)
@@ -631,6 +645,9 @@ table.play td.mistake sup { color: var(--bad); font-weight: 700; }
 table.play td.decisive { outline: 2px solid var(--bad); outline-offset: -2px; }
 details { margin-top: 8px; } summary { cursor: pointer; color: #1d5fa8; }
 nav a { margin-right: 8px; white-space: nowrap; }
+/* a long unbroken name breaks inside its cell rather than widen the page past the screen */
+.tables > div, .deal { min-width: 0; }
+th, td, h4, li, .who { overflow-wrap: anywhere; }
 @media (max-width: 640px) {
   body { font-size: 14px; padding: 0 8px 30px; }
   .tables { grid-template-columns: 1fr; }
