@@ -247,9 +247,13 @@ def given_away(seat: dict) -> int:
 
 
 def value_kind(pos: Position) -> str:
-    """What a deal's values count, for adding them up: points, or a goal made (1) or not."""
+    """What a deal's values count, for adding them up: points, thirds of a point (Austrian
+    Tarock's standard counting, 3 × points − 2 × cards), or a goal made (1) or not.  Two
+    kinds are never added together."""
     from atout.server.view import binary_value
-    return "goals" if binary_value(pos) else "points"
+    if binary_value(pos):
+        return "goals"
+    return "thirds" if pos.contract.counting == "standard" else "points"
 
 
 @dataclass
@@ -499,7 +503,7 @@ def _play_table(d: Played) -> str:
 
 
 def _deal(d: Played, viewer: str) -> str:
-    from atout.server.view import contract_text, result
+    from atout.server.view import contract_text, result, standard_points
     pos, r = d.position, d.result
     where = []
     if pos.table is not None:
@@ -507,8 +511,11 @@ def _deal(d: Played, viewer: str) -> str:
     where.append(f'<span class="deal-id">{_e(d.label)}</span>')
     res = result(pos)
     if res is not None:
+        value = pos.outcome()["value"]
+        said = (f" thirds: {standard_points(value)} points" if value_kind(pos) == "thirds"
+                else "")
         outcome = (f'<span class="result">{_e(res["headline"])} '
-                   f'(value <span class="result-value">{pos.outcome()["value"]}</span>)</span>')
+                   f'(value <span class="result-value">{value}</span>{_e(said)})</span>')
     else:
         outcome = (f'<span class="result">not finished: {len(pos.played)} cards '
                    f'played</span>')
@@ -572,12 +579,15 @@ def _players(deals: list[Played]) -> str:
            'camp against double-dummy play (all hands open), summed over the session: exact '
            'costs and proven lower bounds (≥: some cards were not judged in the time, counted '
            'beside it). Fewest per deal first.</p>']
-    example = {}
+    # each group's values in words, as each of its deals counts them (not the first's alone)
+    meanings: dict[tuple[str, str], list[str]] = {}
     for d in deals:
-        example.setdefault((d.position.game, value_kind(d.position)), d.position)
+        said = meanings.setdefault((d.position.game, value_kind(d.position)), [])
+        if value_meaning(d.position) not in said:
+            said.append(value_meaning(d.position))
     for (game, kind), totals in player_totals(deals).items():
         unit = ("goals (1: a goal made or not)" if kind == "goals"
-                else value_meaning(example[(game, kind)]))
+                else "; ".join(meanings[(game, kind)]))
         out.append(f'<h3>{_e(GAME_NAMES[game])} <span class="sub">values: {_e(unit)}</span></h3>')
         out.append('<div class="scroll"><table class="players" data-game="' + _e(game)
                    + '" data-kind="' + kind + '"><thead><tr><th>player</th><th>deals</th>'

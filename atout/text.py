@@ -240,7 +240,7 @@ def made_text(pos, made) -> str:
     return f"not proven whether {camp} makes its contract"
 
 
-def outcome_text(pos, out: dict) -> list[str]:
+def outcome_text(pos, out: dict, ascii: bool = False) -> list[str]:
     """The end of a deal in words: who makes or loses by how much, bonuses, every score."""
     lines = []
     role = roles(pos)
@@ -267,8 +267,15 @@ def outcome_text(pos, out: dict) -> list[str]:
     elif "declarer_points" in out:
         verdict = "makes" if out["made"] else "fails"
         goal = "its game" if out.get("objective") in (None, "contract") else out["objective"]
-        lines.append(f"the declarer's camp {verdict} {goal}: {out['declarer_points']} card "
-                     f"points, tricks per seat {out['tricks']}")
+        if out.get("counting") == "standard":
+            from atout.server.view import standard_points
+            points = (f"{standard_points(out['count'], ascii)} points counted in threes "
+                      f"({out['declarer_points']} card points in {out['declarer_cards']} "
+                      f"cards)")
+        else:
+            points = f"{out['declarer_points']} card points"
+        lines.append(f"the declarer's camp {verdict} {goal}: {points}, "
+                     f"tricks per seat {out['tricks']}")
     elif "points" in out:
         lines.append("points per seat: " + ", ".join(f"seat {s} {p}" for s, p in
                                                       enumerate(out["points"]))
@@ -313,5 +320,5 @@ def describe_result(pos, result: dict, ascii: bool = False) -> str:
     if result.get("line"):
         lines.append("perfect play on: " + cards_text(result["line"], ascii))
     if result.get("outcome"):
-        lines += outcome_text(pos, result["outcome"])
+        lines += outcome_text(pos, result["outcome"], ascii)
     return "\n".join(lines)

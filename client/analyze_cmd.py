@@ -246,7 +246,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         lines.append(f"no card played from card {start}: none to judge"
                      + (f"; {why} left the value a proven range" if bounded else ""))
         lines.append("")
-        lines += _result_lines(pos, report, start, start_text, contract)
+        lines += _result_lines(pos, report, start, start_text, contract, ascii)
         return _finish(lines, ascii)
     if bounded:
         lines.append(verdict_counts(plays) + f"; {why} left the rest not judged")
@@ -324,7 +324,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         lines.append("")
         lines += [seat_words(s, role[s["seat"]]) for s in report["seats"]]
     lines.append("")
-    lines += _result_lines(pos, report, start, start_text, contract)
+    lines += _result_lines(pos, report, start, start_text, contract, ascii)
     return _finish(lines, ascii)
 
 
@@ -374,7 +374,8 @@ def _finish(lines: list[str], ascii: bool) -> str:
     return text.replace("—", "-").replace("é", "e").replace("±", "+-") if ascii else text
 
 
-def _result_lines(pos, report: dict, start: int, start_text: str, contract: bool) -> list[str]:
+def _result_lines(pos, report: dict, start: int, start_text: str, contract: bool,
+                  ascii: bool = False) -> list[str]:
     """The table's last lines: the result against double dummy where the deal is finished,
     else the value now (the start's where no card was analysed)."""
     from atout.text import outcome_text
@@ -384,10 +385,10 @@ def _result_lines(pos, report: dict, start: int, start_text: str, contract: bool
         verdict = ("as double dummy" if diff == 0 else
                    f"{abs(diff)} {'more' if diff > 0 else 'less'} than double dummy")
         return [f"result: {out['value']}; double dummy before card {start}: "
-                f"{report['start_value']} ({verdict})", *outcome_text(pos, out)]
+                f"{report['start_value']} ({verdict})", *outcome_text(pos, out, ascii)]
     if out is not None:
         return [f"result: {out['value']}; double dummy before card {start}: {start_text}"
-                f"{_made_words(report.get('made'), contract)}", *outcome_text(pos, out)]
+                f"{_made_words(report.get('made'), contract)}", *outcome_text(pos, out, ascii)]
     now = start_text          # no card analysed: the value now is the start's
     if report["plays"]:
         last = report["plays"][-1]

@@ -190,6 +190,17 @@ def camp_names(position: Position) -> tuple[str, str]:
                 c.game, ("the taker's camp", "the defence"))
 
 
+def standard_points(count: int, ascii: bool = False) -> str:
+    """An Austrian Tarock count in thirds of a point (standard counting: 3 × points − 2 ×
+    cards) as a player says it, counting the cards in threes: 38 → "12⅔", 107 → "35⅔"
+    (``ascii``: "12 2/3")."""
+    whole, third = divmod(count, 3)
+    if ascii:
+        return " ".join(([str(whole)] if whole or not third else [])
+                        + ([f"{third}/3"] if third else []))
+    return (str(whole) if whole or not third else "") + ("", "⅓", "⅔")[third]
+
+
 def _plural(n, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -250,8 +261,10 @@ def result(position: Position) -> dict | None:
         headline = f"{name} by seat {c.declarer} {'made' if made else 'lost'}"
         camp_tricks = sum(n for s, n in enumerate(out["tricks"]) if c.camp[s] == 0)
         if c.counting == "standard":
-            game = (f"count 3 × {out['declarer_points']} − 2 × {out['declarer_cards']} = "
-                    f"{out['count']}, 107 needed")
+            # counted in threes, as players count: the value is in thirds of a point
+            game = (f"{standard_points(out['count'])} of 70 points counted in threes "
+                    f"(3 × {out['declarer_points']} − 2 × {out['declarer_cards']} = "
+                    f"{out['count']} thirds), 35⅔ needed")
             got, need = out["count"], 107
         else:
             game = f"{out['declarer_points']} of 106 points, 54 needed"
@@ -273,7 +286,9 @@ def result(position: Position) -> dict | None:
             details.append(f"The declarer took {_plural(out['tricks'][c.declarer], 'trick')}: "
                            + ("none allowed." if need == 0 else f"exactly {need} needed."))
         else:
-            headline += f" by {got - need if made else need - got}"
+            margin = got - need if made else need - got
+            headline += (f" by {standard_points(margin)}" if c.counting == "standard"
+                         else f" by {margin}")
             details.append(f"The declarer's camp ({_seats(c, position)}): {game}.")
     rows = []
     for s in range(position.seats):
