@@ -301,14 +301,11 @@ def what_if(position, real, view_seat: int | None = None) -> dict | None:
 
 def what_if_text(table: dict, what_if: dict) -> str:
     """The picture's line for a what-if: the card played instead, and of which card."""
-    trump_word = "atout" if table["game"].startswith("fr") else "tarock"
+    from atout.text import card_text
 
-    def name(token: str) -> str:            # as the viewer writes a card: K♥, 14 atout, Excuse
-        if token == "EX":
-            return table["excuse"]
-        if token.startswith("T"):
-            return f"{token[1:]} {trump_word}"
-        return token[:-1] + SUITS[token[-1]]
+    def name(token: str) -> str:            # as every tool writes a card: K♥, 14 atout, Excuse
+        return card_text(token, game=table["game"])
+
     text = f"What-if, not the real play: from card {what_if['card']}, {name(what_if['played'])}"
     if what_if.get("really"):
         text += f" was played instead of {name(what_if['really'])}"

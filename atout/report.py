@@ -41,6 +41,7 @@ from atout.games import deck_of
 from atout.jsonl import MAX_LINE_BYTES, decode_json, split_lines
 from atout.position import PEOPLE_FIELDS, Position, parse_position
 from atout.printable import printable
+from atout.text import card_text
 
 __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "page",
            "viewer_link", "DEFAULT_VIEWER"]
@@ -341,17 +342,21 @@ def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _card(tok: str) -> str:
-    """A card as the page prints it: suit symbols coloured, trumps and the Excuse as named."""
+def _card(tok: str, game: str, compact: bool = False) -> str:
+    """A card as the viewer writes it (atout.text.card_text): K♥ with its suit coloured,
+    14 atout, Excuse; ``compact`` (hands and the play's table, as the viewer's lists of
+    tricks): a trump as its number, the Excuse as ★, the full name in its title."""
+    name = card_text(tok, game=game)
     if tok == "EX" or tok.startswith("T"):
-        return f'<span class="c trump">{_e(tok)}</span>'
+        shown = ("★" if tok == "EX" else tok[1:]) if compact else name
+        return f'<span class="c trump" title="{_e(name)}">{_e(shown)}</span>'
     sym = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[tok[-1]]
     red = " red" if tok[-1] in "HD" else ""
     return f'<span class="c{red}">{_e(tok[:-1])}{sym}</span>'
 
 
-def _cards(toks) -> str:
-    return " ".join(_card(t) for t in toks)
+def _cards(toks, game: str, compact: bool = False) -> str:
+    return (" " if compact else ", ").join(_card(t, game, compact) for t in toks)
 
 
 def _hand_rows(pos: Position, cards) -> str:
@@ -363,7 +368,8 @@ def _hand_rows(pos: Position, cards) -> str:
         rows.setdefault(group, []).append(token(c))
     if not rows:
         return '<div class="row">—</div>'
-    return "".join(f'<div class="row">{_cards(r)}</div>' for _, r in sorted(rows.items()))
+    return "".join(f'<div class="row">{_cards(r, pos.game, compact=True)}</div>'
+                   for _, r in sorted(rows.items()))
 
 
 def _place(pos: Position, seat: int) -> str:
@@ -386,7 +392,7 @@ def _hands(d: Played, names: bool) -> str:
                    f'<div class="who">{who} <span class="role">{_e(role[s])}</span>{lead}</div>'
                    f'{_hand_rows(pos, pos.hands[s])}</div>')
     middle = "".join(f'<div class="outside"><span class="label">{_e(part["label"])}</span> '
-                     f'{_cards(part["cards"])}</div>' for part in outside(pos))
+                     f'{_cards(part["cards"], pos.game, compact=True)}</div>' for part in outside(pos))
     turn = "anticlockwise ↺" if TURN[pos.game] == "anticlockwise" else "clockwise ↻"
     out.append(f'<div class="middle">{middle}<div class="turn">play goes {turn}</div></div>')
     out.append("</div>")
@@ -446,13 +452,13 @@ def _play_line(d: Played, play: dict, viewer: str) -> str:
     from atout.server.view import roles
     pos = d.position
     cost_text = f"cost {_cost(play)}"
-    best = (f' <span class="best">best: {_cards(play["best"])}</span>'
+    best = (f' <span class="best">best: {_cards(play["best"], pos.game)}</span>'
             if play["best"] else "")
     url = viewer_link(viewer, d.result["position"], play["index"])
     return (f'<li data-index="{play["index"]}" data-cost="{proven_cost(play)}">'
             f'Trick {_trick_of(pos, play["index"])}: <b>{_e(d.player(play["seat"]))}</b> '
             f'<span class="role">({_e(roles(pos)[play["seat"]])})</span> played '
-            f'{_card(play["card"])} — <span class="cost">{_e(cost_text)}</span>{best}'
+            f'{_card(play["card"], pos.game)} — <span class="cost">{_e(cost_text)}</span>{best}'
             f'{_link(url)}</li>')
 
 
@@ -495,7 +501,7 @@ def _play_table(d: Played) -> str:
             cls += " lead" if k == 0 else ""
             cls += " won" if seat == winner else ""
             cells[seat] = (f'<td class="{cls.strip()}" title="{_e(title)}" data-index="{index}">'
-                           f'{_card(token(c))}<sup>{_e(mark)}</sup></td>')
+                           f'{_card(token(c), pos.game, compact=True)}<sup>{_e(mark)}</sup></td>')
             index += 1
         rows.append(f'<tr><th>{n}</th>{"".join(c or "<td></td>" for c in cells)}</tr>')
     return (f'<div class="scroll"><table class="play"><thead><tr><th>trick</th>{head}</tr></thead>'

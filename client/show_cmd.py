@@ -107,14 +107,14 @@ def _records(args):
             yield rec.label, rec.position.to_json(), rec.position, None
 
 
-def _link_note(link: dict, ascii: bool) -> str:
+def _link_note(link: dict, ascii: bool, game: str) -> str:
     """What the link shows besides the deal, in words."""
     from atout.text import cards_text
 
     parts = []
     if link["whatif"]:
         parts.append(f"a what-if line from card {link['from'] + 1}: "
-                     + cards_text(link["whatif"], ascii))
+                     + cards_text(link["whatif"], ascii, game))
     if link["card"] is not None:
         parts.append(f"shown after card {link['card']}" if link["card"] else "shown before the first card")
     if link["seat"] is not None:
@@ -187,8 +187,8 @@ def run(args) -> int:
             print(make_link(args.make_link, obj))
             continue
         text = describe_position(pos, ascii)
-        if link is not None and _link_note(link, ascii):
-            text += "\n" + _link_note(link, ascii)
+        if link is not None and _link_note(link, ascii, pos.game):
+            text += "\n" + _link_note(link, ascii, pos.game)
         sys.stdout.write(("" if first else "\n") + text + "\n")
         sys.stdout.flush()
         first = False

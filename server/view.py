@@ -16,13 +16,11 @@ from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
 from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
 from atout.position import Position
-from atout.text import card_text
+from atout.text import EXCUSE_NAME, card_text
 
 #: suits as a player lays them out: colours alternate (♠ ♥ ♣ ♦)
 SUIT_ORDER = (0, 1, 3, 2)
 BOUTS = (PETIT, T21, EXCUSE)
-EXCUSE_NAME = {"fr4": "Excuse", "fr3": "Excuse", "fr5": "Excuse", "priest5": "Narr",
-               "at4": "Sküs"}
 BID_NAMES = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans",
              "garde_contre": "Garde contre"}
 #: Which way the play goes round the table (seat i+1 plays after seat i), from the seeds:
@@ -82,7 +80,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
     if c.game.startswith("fr"):
         text = f"{BID_NAMES[c.bid]} by seat {c.declarer}"
         if c.game == "fr5":
-            called = card_text(c.called)
+            called = card_text(c.called, game=c.game)
             text += f", calling {called}" + ("" if not partner_known else
                                              " (the taker plays alone)" if c.partner is None
                                              else f" (held by seat {c.partner})")
@@ -95,7 +93,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
         if raw.get("alone"):
             text = f"Seat {c.declarer} calls and plays alone"
         else:
-            text = f"Seat {c.declarer} calls {card_text(c.called)}"
+            text = f"Seat {c.declarer} calls {card_text(c.called, game=c.game)}"
             if partner_known:
                 text += (" (alone: holds it)" if c.partner is None
                          else f" (partner: seat {c.partner})")
@@ -105,7 +103,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
                 + (" (von oben)" if c.von_oben else ""))
     text = f"{c.bid.replace('_', ' ').capitalize()} by seat {c.declarer}"
     if c.called is not None:
-        text += f", calling {card_text(c.called)}" + ("" if not partner_known else
+        text += f", calling {card_text(c.called, game=c.game)}" + ("" if not partner_known else
                                                   " (in the talon: alone)" if c.partner is None
                                                   else f" (held by seat {c.partner})")
     if c.objective != "contract":
@@ -279,7 +277,7 @@ def result(position: Position) -> dict | None:
                 goal = f"the game ({game}) and {goal}"
             details.append(f"Needed: {goal}.")
         elif c.objective == "koenig_ultimo":
-            details.append(f"Needed: the called king {card_text(c.called)} in the last trick, "
+            details.append(f"Needed: the called king {card_text(c.called, game=c.game)} in the last trick, "
                            f"won by the declarer's camp.")
         elif c.bid in AT4_NEGATIVE_TRICKS:
             need = AT4_NEGATIVE_TRICKS[c.bid]
