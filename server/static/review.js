@@ -41,12 +41,58 @@ export function fillStartOptions() {
 let timer = null;
 let pending = null;     // a what-if line waiting for its end's value before it is reviewed
 
+// Reviews found in this tab outlive a reload (sessionStorage, this tab only): the last
+// KEPT_REVIEWS of them, none over KEPT_CHARS characters (a whole deal's is about 30 000).
+// A review kept for the line shown is shown again as it was, stopped or not, and no new
+// one starts by itself.
+const KEPT = "atout-reviews";
+const KEPT_REVIEWS = 8;
+const KEPT_CHARS = 200000;
+const reviewKey = (line) => keyOf(state.deal.hands.flat()) + "|" + keyOf(line);
+
+function keptReviews() {
+  try { return JSON.parse(sessionStorage.getItem(KEPT) || "[]"); } catch (e) { return []; }
+}
+
+function keepReview() {
+  const a = state.analysis;
+  if (!a || !state.analysisLine || a.status === "running") return;
+  const key = reviewKey(state.analysisLine);
+  const entry = { key, analysis: a };
+  if (JSON.stringify(entry).length > KEPT_CHARS) return;
+  const kept = [entry, ...keptReviews().filter((e) => e.key !== key)].slice(0, KEPT_REVIEWS);
+  try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* full: not kept */ }
+}
+
+// the last review kept for the line shown: shown (from the trick it started at), and true,
+// if there is one
+function showKeptReview() {
+  const key = reviewKey(state.line);
+  const found = keptReviews().find((e) => e.key === key);
+  if (!found) return false;
+  $("analysis-start").value = String(found.analysis.start);
+  state.analysis = found.analysis;
+  state.analysisLine = state.line.slice();
+  state.analysisSession = null;           // the server's analysis is not this tab's any more
+  drawAnalysis();
+  drawProgress(state.analysis, false);
+  showControls(false);
+  const status = $("analysis-status");
+  status.className = "dd-status" + (found.analysis.status === "ok" ? "" : " limited");
+  const n = judged(found.analysis);
+  status.textContent = "The review found before in this tab: " + n + " of " +
+    plural(found.analysis.plays.length, "card") + " judged" +
+    (found.analysis.status === "ok" ? "." : ". Press Analyse to review again.");
+  return true;
+}
+
 // the real play is reviewed at once; a what-if line once the search has solved where it
 // ends (where that position is too big to solve in time, no card of it could be judged)
 export function reviewLineChanged() {
   clearTimeout(timer);
   pending = null;
   if (state.viewSeat !== null) return;
+  if (showKeptReview()) return;
   if (state.whatIfFrom === null) { timer = setTimeout(runAnalysis, 300); return; }
   pending = keyOf(state.line);
   const status = $("analysis-status");
@@ -70,6 +116,14 @@ export function reviewOnSolved(lineKey, result) {
 export function scheduleReview() {
   clearTimeout(timer);
   timer = setTimeout(runAnalysis, 300);
+}
+
+// another time limit does not throw away the review running or found: it is for the next
+// one (Analyse, or Keep going)
+export function reviewLimitChanged() {
+  if (!state.analysing && !state.analysis) { scheduleReview(); return; }
+  $("analysis-limit-note").textContent = "The new limit is for the next review: press " +
+    (state.analysing ? "Stop, then Analyse." : "Analyse" + (state.analysisSession ? " or Keep going." : "."));
 }
 
 export function stopReview() {
@@ -153,6 +207,7 @@ export async function runAnalysis(keepGoing) {
       : "No card played from trick " + (start / seatsOf() + 1) + " on: choose an earlier trick to analyse from.";
     return;
   }
+  $("analysis-limit-note").textContent = "";
   const controller = new AbortController();
   state.analysing = controller;
   if (!keepGoing) { state.analysis = null; state.analysisSession = null; drawAnalysis(); }
@@ -215,12 +270,14 @@ export async function runAnalysis(keepGoing) {
       (state.analysis && state.analysis.plays.length ? " — the verdicts found are kept." : "");
     statusEl.className = "dd-status error";
     if (state.analysis) state.analysis.status = "limit";
+    keepReview();
     drawAnalysis();
     drawProgress(state.analysis, false);
     showControls(false);
     return;
   }
   finishStatus(performance.now() - began, limit, state.analysis.cached);
+  keepReview();
   drawAnalysis();
   drawProgress(state.analysis, false);
   showControls(false);
@@ -260,6 +317,7 @@ export function stopAnalysis() {
     a.status = "limit";
     a.stopped_by = "cancel";
     finishStatus(0, Number($("analysis-limit").value), false);
+    keepReview();
     drawAnalysis();
   } else {
     $("analysis-status").textContent = "Stopped before any verdict came.";
