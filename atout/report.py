@@ -41,6 +41,7 @@ from atout.games import deck_of
 from atout.jsonl import MAX_LINE_BYTES, decode_json, split_lines
 from atout.position import PEOPLE_FIELDS, Position, parse_position
 from atout.printable import printable
+from atout.verdict import Verdict, VerdictKind
 from atout.text import card_text
 
 __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "page",
@@ -135,6 +136,16 @@ def _is_card(tok: Any, deck: set) -> bool:
         return False
 
 
+def _check_verdict(v, where: str) -> None:
+    from atout.verdict import VerdictKind
+    if not isinstance(v, dict) or v.get("kind") not in {k.value for k in VerdictKind}:
+        raise _Bad(where, "must be {kind, low, high}, kind one of "
+                          + ", ".join(k.value for k in VerdictKind))
+    if not (type(v.get("low")) is int and type(v.get("high")) is int
+            and 0 <= v["low"] <= v["high"]):
+        raise _Bad(where, "low and high must be whole numbers, 0 <= low <= high")
+
+
 def _check_analysis(obj: dict, pos: Position) -> None:
     """The fields of an analysis the page uses, against the deal they are said of."""
     plays = _need(obj, "plays", list)
@@ -168,6 +179,8 @@ def _check_analysis(obj: dict, pos: Position) -> None:
         if _need(p, "cost", int, where, nullable=True) is None:
             _pair(p.get("cost_bounds"), where + "cost_bounds")
         _need(p, "decisive", bool, where)
+        if "verdict" in p:
+            _check_verdict(p["verdict"], where + "verdict")
         best = _need(p, "best", list, where, nullable=True)
         if best is not None and not all(_is_card(t, deck) for t in best):
             raise _Bad(where + "best", f"must be a list of cards of {pos.game}'s deck")
@@ -233,13 +246,18 @@ def read_analyses(stream: BinaryIO) -> Session:
 
 # -- what is proven ---------------------------------------------------------------------------
 
+def verdict(play: dict) -> Verdict:
+    """The verdict the analysis gave the card (atout.verdict): read, not worked out."""
+    return Verdict.of_play(play)
+
+
 def proven_cost(play: dict) -> int:
     """What a card is proven to have cost: its cost, else the low of its bounds."""
-    return play["cost"] if play["cost"] is not None else play["cost_bounds"][0]
+    return verdict(play).low
 
 
 def is_mistake(play: dict) -> bool:
-    return proven_cost(play) > 0
+    return verdict(play).is_mistake
 
 
 def given_away(seat: dict) -> int:
@@ -286,7 +304,8 @@ def player_totals(deals: list[Played]) -> dict[tuple[str, str], list[PlayerTotal
             t.not_judged += row.get("not_judged", 0) if row["cost"] is None else 0
             t.mistakes += row["mistakes"]
             t.decisive += sum(1 for p in d.result["plays"]
-                              if p["seat"] == row["seat"] and p["decisive"])
+                              if p["seat"] == row["seat"]
+                              and verdict(p).kind is VerdictKind.DECISIVE)
     return {key: sorted(players.values(), key=lambda t: (t.given / t.deals, t.name))
             for key, players in sorted(groups.items())}
 
@@ -406,22 +425,11 @@ def _value(v, bounds) -> str:
 def _cost(play: dict) -> str:
     """A card's verdict in a few characters: "·" one of the best, "12" a mistake costing
     12, "≥12" a mistake of at least 12, "?" not judged."""
-    if play["cost"] is not None:
-        return "·" if play["cost"] == 0 else str(play["cost"])
-    low, high = play["cost_bounds"]
-    return f"≥{low}" if low > 0 else "?"
+    return verdict(play).mark()
 
 
 def _verdict_title(play: dict) -> str:
-    if play["cost"] == 0:
-        return "one of the best cards"
-    if play["cost"] is not None:
-        text = f"a mistake costing {play['cost']}"
-    elif play["cost_bounds"][0] > 0:
-        text = f"a mistake of at least {play['cost_bounds'][0]} (proven)"
-    else:
-        return f"not judged: its cost lies between 0 and {play['cost_bounds'][1]}"
-    return text + ("; decisive" if play["decisive"] else "")
+    return verdict(play).words()
 
 
 def _link(url: str | None, text: str = "view") -> str:
@@ -495,8 +503,9 @@ def _play_table(d: Played) -> str:
             mark, cls, title = "", "", "taken as given (before the analysis)"
             if p is not None:
                 mark = _cost(p)
-                cls = ("best" if mark == "·" else "open" if mark == "?" else "mistake")
-                cls += " decisive" if p["decisive"] else ""
+                kind = verdict(p).kind
+                cls = {VerdictKind.BEST: "best", VerdictKind.NOT_JUDGED: "open"}.get(kind, "mistake")
+                cls += " decisive" if kind is VerdictKind.DECISIVE else ""
                 title = _verdict_title(p)
             cls += " lead" if k == 0 else ""
             cls += " won" if seat == winner else ""
@@ -530,16 +539,16 @@ def _deal(d: Played, viewer: str) -> str:
            f'<p class="contract">{_e(contract_text(pos))}</p>',
            f'<p>{outcome}<br>{_made_words(d)}</p>']
     if r.get("stopped_by"):
-        open_ = sum(1 for p in r["plays"] if p["cost"] is None and p["cost_bounds"][0] == 0)
+        open_ = sum(1 for p in r["plays"] if not verdict(p).judged)
         why = "Ctrl-C" if r["stopped_by"] == "cancel" else "the time limit"
         out.append(f'<p class="note">{_e(why)} left {open_} of {len(r["plays"])} cards not '
                    f'judged (?); every verdict shown is proven.</p>')
-    decisive = [p for p in r["plays"] if p["decisive"]]
+    decisive = [p for p in r["plays"] if verdict(p).kind is VerdictKind.DECISIVE]
     if decisive:
         out.append('<h5>Decisive cards</h5><ul class="decisive">'
                    + "".join(_play_line(d, p, viewer) for p in decisive) + "</ul>")
     # a decisive card is said once, above: the dearest mistakes are the others
-    mistakes = sorted((p for p in r["plays"] if is_mistake(p) and not p["decisive"]),
+    mistakes = sorted((p for p in r["plays"] if verdict(p).kind is VerdictKind.MISTAKE),
                       key=lambda p: (-proven_cost(p), p["index"]))[:DEAREST]
     if mistakes:
         heading = "Other proven mistakes, dearest first" if decisive else "Dearest proven mistakes"
@@ -687,7 +696,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
     limit = sum(1 for d in deals if d.result.get("stopped_by"))
     cards = sum(len(d.result["plays"]) for d in deals)
     judged = sum(1 for d in deals for p in d.result["plays"]
-                 if p["cost"] is not None or p["cost_bounds"][0] > 0)
+                 if verdict(p).judged)
     meta = (f'{len(deals)} deals analysed ({", ".join(GAME_NAMES[g] for g in games)}), '
             f'{len(groups)} boards; {cards} cards, {judged} with a verdict (the rest not '
             f'judged in the time: {limit} deals stopped by the limit)'

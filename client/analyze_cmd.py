@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+from atout.verdict import Verdict, VerdictKind
 
 #: seconds per deal unless --time-limit says otherwise
 DEFAULT_TIME_LIMIT = 60.0
@@ -285,9 +286,10 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         best = cards_text(p["best"], ascii) if p["best"] is not None else "?"
         if len(best) > 48:
             best = best[:45] + "..."
-        mistake = p["cost"] != 0 if p["cost"] is not None else p["cost_bounds"][0] > 0
+        verdict = Verdict.of_play(p)
+        mistake = verdict.is_mistake
         mark = ("  X" if ascii else "  ✗") if mistake else ""
-        if contract and p.get("decisive"):
+        if contract and verdict.kind is VerdictKind.DECISIVE:
             # with the contract column (where an exact value does not say it already): an
             # exact table stays as it always was
             mark += " decisive" if mistake else "  decisive"
@@ -329,24 +331,23 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
 
 
 def cost_text(play: dict, ascii: bool = False) -> str:
-    """A card's verdict in the table's cost column: ``·`` one of the best cards, ``N`` its
-    exact cost, ``≥N`` a proven mistake of at least N, ``L…H`` not judged."""
-    if play["cost"] is not None:
-        return str(play["cost"]) if play["cost"] else ("." if ascii else "·")
-    low, high = play["cost_bounds"]
-    if low > 0:
-        return f"{'>=' if ascii else '≥'}{low}"
-    return f"{low}{'..' if ascii else '…'}{high}"
+    """A card's verdict in the table's cost column (atout.verdict): ``·`` one of the best
+    cards, ``N`` its exact cost, ``≥N`` a proven mistake of at least N, ``L…H`` not judged
+    (the range its cost lies in)."""
+    v = Verdict.of_play(play)
+    if not v.exact and v.low == 0:                     # not judged: its range
+        return f"{v.low}{'..' if ascii else '…'}{v.high}"
+    return v.mark(ascii)
 
 
 def verdict_counts(plays: list[dict]) -> str:
     """The verdicts of a deal's cards in a line: how many best, mistakes, decisive, not
     judged."""
-    best = sum(p["cost"] == 0 for p in plays)
-    mistakes = [p for p in plays if (p["cost"] or 0) > 0
-                or (p["cost"] is None and p["cost_bounds"][0] > 0)]
-    exact = sum(p["cost"] is not None for p in mistakes)
-    decisive = sum(bool(p.get("decisive")) for p in plays)
+    verdicts = [Verdict.of_play(p) for p in plays]
+    best = sum(v.kind is VerdictKind.BEST for v in verdicts)
+    mistakes = [v for v in verdicts if v.is_mistake]
+    exact = sum(v.exact for v in mistakes)
+    decisive = sum(v.kind is VerdictKind.DECISIVE for v in verdicts)
     open_ = len(plays) - best - len(mistakes)
     return (f"{_n(len(plays), 'card')} judged: {best} best, {_n(len(mistakes), 'mistake')} "
             f"({exact} with an exact cost), {decisive} decisive, {open_} not judged")

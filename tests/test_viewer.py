@@ -1054,3 +1054,27 @@ def test_a_review_outlives_a_reload_and_another_limit_does_not_restart_it(page):
     page.wait_for_function("state.analysis && !state.analysing && state.analysis.status !== 'running'",
                            timeout=60000)
     assert requests and page.inner_text("#analysis-limit-note") == ""
+
+
+def test_the_review_reads_each_cards_verdict(page):
+    """Issue 56: the page draws the verdict the analysis named (play.verdict), not one worked
+    out again from the cost, and writes a proven mistake of at least N as "≥N", as the
+    report and the terminal do (not "20 … 52")."""
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    k = len(deal["played"])
+    open_deal(page, index, k)
+    report = analyse_from(page, (24 - 4) * 3)
+    plays = report["plays"]
+    mistake = dict(plays[0], cost=None, cost_bounds=[20, 52], decisive=False,
+                   verdict={"kind": "mistake", "low": 20, "high": 52})
+    best = dict(plays[1], cost=7, decisive=False, verdict={"kind": "best", "low": 0, "high": 0})
+    rest = [dict(p, cost=0, decisive=False, verdict={"kind": "best", "low": 0, "high": 0})
+            for p in plays[2:]]
+    page.evaluate("""async (plays) => {
+        const review = await import('/static/review.js');
+        state.analysis = Object.assign({}, state.analysis, {plays});
+        review.drawAnalysis(); }""", [mistake, best] + rest)
+    items = page.locator("#mistakes li.mistake").all()
+    assert [int(i.get_attribute("data-index")) for i in items] == [mistake["index"]]
+    assert items[0].locator(".cost").inner_text() == "≥20"

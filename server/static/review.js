@@ -10,19 +10,24 @@ import { tokenEl, tokensEl, cardText, valueText } from "./cards.js";
 import { hasContract, madeWord, madeSentence } from "./value.js";
 import { go } from "./stepping.js";
 
+// Each card's verdict is the analysis' own (p.verdict: {kind, low, high}, atout/verdict.py),
+// read here, not worked out again, and written as every tool writes it: "12" a mistake
+// costing 12, "≥12" one of at least 12 (proven), "0 … 30" not judged (its cost's range).
 // what a card of the analysis is proven to have cost: exact, else its range's low end
-export const provenCost = (p) => (p.cost !== null ? p.cost : p.cost_bounds[0]);
-const costText = (p) => (p.cost !== null ? String(p.cost) : p.cost_bounds[0] + " … " + p.cost_bounds[1]);
+export const provenCost = (p) => p.verdict.low;
+const costText = (p) => {
+  const v = p.verdict;
+  if (v.low === v.high) return String(v.low);
+  return v.low > 0 ? "≥" + v.low : v.low + " … " + v.high;
+};
 // (neither: a review stopped or ended after its start, before the first verdict came)
 const valueOrRange = (v, bounds) => (v !== null && v !== undefined ? valueText(v)
   : bounds ? valueText(bounds[0]) + " … " + valueText(bounds[1]) : "not known yet");
 
-// A card's verdict: "best" (cost 0, exact), "mistake" (a cost above 0 proven), "decisive"
-// (it turned a made contract into a lost one or back), or "open" (not judged in the time).
+// A card's verdict as the page's classes name it: "best", "mistake", "decisive" (it turned
+// a made contract into a lost one or back), or "open" (not judged in the time).
 export function verdictOf(p) {
-  if (p.decisive) return "decisive";
-  if (provenCost(p) > 0) return "mistake";
-  return p.cost === 0 ? "best" : "open";
+  return p.verdict.kind === "not_judged" ? "open" : p.verdict.kind;
 }
 
 export function fillStartOptions() {
@@ -384,7 +389,7 @@ export function drawVerdict(p, worst) {
   const verdict = verdictOf(p);
   if (verdict === "best" || verdict === "open") { if (old) old.remove(); return; }
   const t = state.table;
-  const li = el("li", "mistake" + (p === worst ? " worst" : "") + (p.decisive ? " decisive" : ""));
+  const li = el("li", "mistake" + (p === worst ? " worst" : "") + (verdict === "decisive" ? " decisive" : ""));
   li.dataset.index = p.index;
   li.dataset.verdict = verdict;
   li.append(el("span", "where", "card " + cardNo(p.index) + ", trick " + (Math.floor(p.index / seatsOf()) + 1) +
@@ -392,7 +397,7 @@ export function drawVerdict(p, worst) {
             document.createTextNode(" played "), tokenEl(p.card),
             document.createTextNode(" costing "), el("strong", "cost", costText(p)),
             document.createTextNode(" — best: "), p.best ? tokensEl(p.best) : el("span", "open", "not found in the time"));
-  if (p.decisive) li.append(el("span", "decisive-note", " — decisive: " + (p.made_before ? "made before it, down after it" : "down before it, made after it")));
+  if (verdict === "decisive") li.append(el("span", "decisive-note", " — decisive: " + (p.made_before ? "made before it, down after it" : "down before it, made after it")));
   li.title = "show the position before this card";
   li.tabIndex = 0;
   li.addEventListener("click", () => goToAnalysed(p.index));
@@ -515,7 +520,7 @@ export function drawChart() {
   const yOf = (p) => (p.value_after !== null ? y(p.value_after) : (y(p.bounds_after[0]) + y(p.bounds_after[1])) / 2);
   // decisive cards: a diamond on the line where the deal is decided, and named in the title
   const lineY = scale.line !== null ? y(scale.line) : scale.fixed ? (y(scale.fixed[0]) + y(scale.fixed[1])) / 2 : null;
-  for (const p of a.plays.filter((p) => p.decisive && lineY !== null)) {
+  for (const p of a.plays.filter((p) => verdictOf(p) === "decisive" && lineY !== null)) {
     const cx = x(p.index + 1);
     const mark = svg("polygon", { points: [cx, lineY - 7, cx + 7, lineY, cx, lineY + 7, cx - 7, lineY].join(" "),
                                   class: "decisive", "data-index": p.index });
@@ -536,8 +541,8 @@ export function drawChart() {
     const note = el("div", "chart-note " + level(worst));
     note.append("◯ The costliest card: card " + cardNo(worst.index) + ", trick " + (Math.floor(worst.index / n) + 1) + ", seat " + worst.seat +
                 " (" + state.table.roles[worst.seat] + ") played ", tokenEl(worst.card),
-                worst.cost !== null ? " (−" + worst.cost + ")." : " (−" + worst.cost_bounds[0] + " to −" + worst.cost_bounds[1] + ").");
-    if (a.plays.some((p) => p.decisive)) note.append(" ◆ marks a decisive card.");
+                worst.verdict.low === worst.verdict.high ? " (−" + worst.verdict.low + ")." : " (cost " + costText(worst) + ").");
+    if (a.plays.some((p) => verdictOf(p) === "decisive")) note.append(" ◆ marks a decisive card.");
     box.append(note);
   }
   box._x = x;
