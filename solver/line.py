@@ -168,12 +168,12 @@ class PlayedLine:
         out = {"value_before": before, "value_after": after,
                "cost": clo if clo == chi else None,
                "made_before": made_before, "made_after": made_after,
-               "decisive": decisive,
-               "verdict": Verdict.of_cost(clo, chi, decisive).to_json()}
+               "decisive": decisive}
         if before is None:
             out["bounds_before"] = list(self.bounds(index))
         if after is None:
             out["bounds_after"] = list(self.bounds(index + 1))
         if clo != chi:
             out["cost_bounds"] = [clo, chi]
+        out["verdict"] = Verdict.of_cost(clo, chi, decisive).to_json()      # last, as gRPC's
         return out
