@@ -16,8 +16,10 @@ from a mail or a USB stick) that reads on a phone.  It shows:
   mistakes and the decisive cards; one table per game and kind of value, since the values
   of two games (or of a point game and a made-or-not goal) do not add up;
 - per board — the deals with the same ``board`` label, else with the same hands (a
-  duplicate session's tables) — the hands in the game's seating, then each table's play side
-  by side: players, contract and result, the double-dummy verdict from the first card
+  duplicate session's tables) — the hands in the game's seating, with ``--tables`` the
+  board's contract table and par (:mod:`atout.report_tables`), then each table's play side
+  by side (with ``--tables`` the bidding verdict for its contract): players, contract and
+  result, the double-dummy verdict from the first card
   (made / down / open), the decisive cards and the dearest proven mistakes with who made
   them, each seat's total, and the play trick by trick with every card's verdict;
 - the lines that could not be analysed, with why.
@@ -517,7 +519,8 @@ def _play_table(d: Played) -> str:
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
-def _deal(d: Played, viewer: str) -> str:
+def _deal(d: Played, viewer: str, contract_tables=None) -> str:
+    from atout.report_tables import deal_verdict
     from atout.server.view import contract_text, result, standard_points
     pos, r = d.position, d.result
     where = []
@@ -537,7 +540,7 @@ def _deal(d: Played, viewer: str) -> str:
     out = [f'<article class="deal" id="deal-{d.line}" data-line="{d.line}">',
            f'<h4>{" · ".join(where)}</h4>',
            f'<p class="contract">{_e(contract_text(pos))}</p>',
-           f'<p>{outcome}<br>{_made_words(d)}</p>']
+           f'<p>{outcome}<br>{_made_words(d)}</p>', deal_verdict(pos, contract_tables)]
     if r.get("stopped_by"):
         open_ = sum(1 for p in r["plays"] if not verdict(p).judged)
         why = "Ctrl-C" if r["stopped_by"] == "cancel" else "the time limit"
@@ -564,7 +567,8 @@ def _deal(d: Played, viewer: str) -> str:
     return "".join(out)
 
 
-def _board(number: int, deals: list[Played], viewer: str) -> str:
+def _board(number: int, deals: list[Played], viewer: str, contract_tables=None) -> str:
+    from atout.report_tables import board_table
     first = deals[0].position
     label = (f"Board {_e(first.board)}" if first.board is not None else f"Deal {number}")
     same = all(tuple(map(sorted, d.position.hands)) == tuple(map(sorted, first.hands))
@@ -576,13 +580,14 @@ def _board(number: int, deals: list[Played], viewer: str) -> str:
         # one deal, the same contract at every table: its hands once (a seat's name differs
         # from table to table, so the seats are named by number)
         out.append(_hands(deals[0], names=len(deals) == 1))
+    out.append(board_table(first, contract_tables))    # (--tables: who could have made what)
     out.append('<div class="tables">')
     for d in deals:
         if not same:
-            out.append('<div class="table-col">' + _hands(d, names=True) + _deal(d, viewer)
+            out.append('<div class="table-col">' + _hands(d, names=True) + _deal(d, viewer, contract_tables)
                        + "</div>")
         else:
-            out.append('<div class="table-col">' + _deal(d, viewer) + "</div>")
+            out.append('<div class="table-col">' + _deal(d, viewer, contract_tables) + "</div>")
     out.append("</div></section>")
     return "".join(out)
 
@@ -669,6 +674,8 @@ table.play td.won { font-weight: 700; } table.play sup { color: #666; padding-le
 table.play td.mistake sup { color: var(--bad); font-weight: 700; }
 table.play td.decisive { outline: 2px solid var(--bad); outline-offset: -2px; }
 details { margin-top: 8px; } summary { cursor: pointer; color: #1d5fa8; }
+table.ctable { font-size: .9em; } table.ctable td, table.ctable th { white-space: nowrap; }
+.par, .bidding { font-weight: 600; }
 nav a { margin-right: 8px; white-space: nowrap; }
 /* a long unbroken name breaks inside its cell rather than widen the page past the screen */
 .tables > div, .deal { min-width: 0; }
@@ -685,11 +692,13 @@ th, td, h4, li, .who { overflow-wrap: anywhere; }
 
 
 def page(session: Session, title: str = "Session analysis", viewer: str = DEFAULT_VIEWER,
-         source: str | None = None) -> str:
+         source: str | None = None, tables=None) -> str:
     """The whole page (see the module's doc): ``viewer`` is the address of the viewer the
     links open (``atout view`` or a server's ``--http``); ``source``: the analyses' file,
     named in the header by its name alone (a page is mailed: the folders it was made in
-    are nobody's business)."""
+    are nobody's business); ``tables``: the contract tables of the deals
+    (:func:`atout.report_tables.read_tables`), each board's shown under its hands and each
+    table's bidding verdict beside its play."""
     deals = session.deals
     groups = boards(deals)
     games = sorted({d.position.game for d in deals})
@@ -717,7 +726,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
     if deals:
         body.append(_players(deals))
         body.append(f'<section id="boards"><h2>Boards</h2><nav>{nav}</nav>')
-        body += [_board(i, g, viewer) for i, g in enumerate(groups, 1)]
+        body += [_board(i, g, viewer, tables) for i, g in enumerate(groups, 1)]
         body.append("</section>")
     body.append(_failed(session))
     body.append("</main>")

@@ -28,9 +28,13 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("file", metavar="IN", help="input positions (JSON Lines), or - for stdin")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="result file: appended to; lines already there are skipped")
-    p.add_argument("--analyze", action="store_true",
-                   help="analyse each played deal card by card, as atout analyze --json "
-                        "does (then atout report OUT makes a page of them)")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--analyze", action="store_true",
+                      help="analyse each played deal card by card, as atout analyze --json "
+                           "does (then atout report OUT makes a page of them)")
+    kind.add_argument("--table", action="store_true",
+                      help="work out each deal's contract table, as atout table does "
+                           "(atout report --tables OUT shows them beside the play)")
     add_workers_option(p, f"worker processes (default: every core, here {os.cpu_count()})")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local process pool (default) or a Ray cluster (pip install 'atout[ray]')")
@@ -53,30 +57,44 @@ def add_parser(sub, positive_float, positive_int) -> None:
     where.add_argument("--last-tricks", type=positive_int, metavar="K",
                        help="analyse only the last K tricks of each deal")
     analysis.add_argument("--threads", type=_threads, metavar="N",
-                          help=f"threads for each analysis, 1 to {MAX_THREADS} (default 1: "
-                               f"the workers take the cores)")
+                          help=f"threads for each analysis (--table: searches at once for "
+                               f"each table), 1 to {MAX_THREADS} (default 1: the workers take "
+                               f"the cores)")
+    table = p.add_argument_group("with --table")
+    table.add_argument("--contract", action="append", metavar="C", dest="contracts",
+                       help="ask only this contract (repeat for more); default: every one")
+    table.add_argument("--values", action="store_true",
+                       help="also each cell's exact value, with the time left")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=run)
 
 
 #: the options of one kind of batch only, as the command line writes them
 _SOLVE_ONLY = {"all_cards": "--all", "node_limit": "--node-limit"}
-_ANALYZE_ONLY = {"start": "--start", "last_tricks": "--last-tricks", "threads": "--threads"}
+_ANALYZE_ONLY = {"start": "--start", "last_tricks": "--last-tricks"}
+_TABLE_ONLY = {"contracts": "--contract", "values": "--values"}
 
 
 def run(args) -> int:
-    from atout.runner.batch import BatchError, analyze_all, solve_all
+    from atout.runner.batch import BatchError, analyze_all, solve_all, table_all
 
     from .analyze_cmd import DEFAULT_TIME_LIMIT
     from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
     if args.address is not None and args.backend != "ray":
         raise UsageError("--address is for --backend ray")
-    wrong = _SOLVE_ONLY if args.analyze else _ANALYZE_ONLY
+    kind = "analyze" if args.analyze else "table" if args.table else "solve"
+    wrong = {"solve": {**_ANALYZE_ONLY, **_TABLE_ONLY, "threads": "--threads"},
+             "analyze": {**_SOLVE_ONLY, **_TABLE_ONLY},
+             "table": {**_SOLVE_ONLY, **_ANALYZE_ONLY}}[kind]
     given = [flag for dest, flag in wrong.items() if getattr(args, dest) not in (None, False)]
     if given:
+        owner = {"--all": "solving", "--node-limit": "solving", "--start": "--analyze",
+                 "--last-tricks": "--analyze", "--threads": "--analyze or --table",
+                 "--contract": "--table", "--values": "--table"}
+        kinds = {"solve": "", "analyze": ", not --analyze", "table": ", not --table"}
         raise UsageError(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for "
-                         f"{'solving, not --analyze' if args.analyze else '--analyze'}")
+                         f"{owner[given[0]]}{kinds[kind]}")
     progress = None if args.quiet else sys.stderr
     try:
         if args.analyze:
@@ -86,6 +104,14 @@ def run(args) -> int:
                                  time_limit=time_limit, tt_mb=args.tt_mb,
                                  threads=args.threads or 1, start=args.start,
                                  last_tricks=args.last_tricks, progress=progress)
+        elif args.table:
+            from .table_cmd import DEFAULT_TIME_LIMIT as TABLE_TIME_LIMIT
+            time_limit = args.time_limit if args.time_limit is not None else TABLE_TIME_LIMIT
+            report = table_all(args.file, args.output, workers=args.workers,
+                               backend=args.backend, address=args.address,
+                               time_limit=time_limit, tt_mb=args.tt_mb,
+                               threads=args.threads or 1, contracts=args.contracts,
+                               values=args.values, progress=progress)
         else:
             report = solve_all(args.file, args.output, workers=args.workers,
                                backend=args.backend, address=args.address,
@@ -97,14 +123,14 @@ def run(args) -> int:
         print(f"\natout batch: interrupted; the results so far are in {args.output} — "
               f"run the same command again to go on", file=sys.stderr)
         return 130
-    unit = "deal" if args.analyze else "puzzle"
+    unit = "puzzle" if kind == "solve" else "deal"
     if report.crashed:
         print(f"batch: {report.crashed} {unit}{'s' if report.crashed != 1 else ''} lost "
               f"{'their' if report.crashed != 1 else 'its'} worker twice and "
               f"{'are' if report.crashed != 1 else 'is'} not in {args.output}: run the same "
               f"command again to retry", file=sys.stderr)
     if not args.quiet:
-        done = "analysed" if args.analyze else "solved"
+        done = {"solve": "solved", "analyze": "analysed", "table": "tabulated"}[kind]
         print(f"batch: {report.solved} {done} in {report.seconds:.1f} s, {report.skipped} were "
               f"already done; {report.ok} ok, {report.limits} limit, {report.errors} error "
               f"in {args.output}", file=sys.stderr)

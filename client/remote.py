@@ -245,6 +245,26 @@ class Client:
         for reply in self._stream(self.stub.AdviseBatch, request, timeout):
             yield reply.index, convert.advice_object(reply.advice)
 
+    def table(self, position, *, time_limit: float | None = None, contracts=None,
+              values: bool = False, timeout: float | None = None) -> Iterator[dict]:
+        """The contract table of ``position``'s deal as dealt (``atout table``), told as it
+        is proven: ``{"cells": [the cells that changed]}`` as they change, and last
+        ``{"table": the whole table}`` (the object of ``atout table``)."""
+        from atout.contract_table import table_spec
+        from atout.dealt import dealt
+        from atout.proto.table import cell_object, table_object
+        message, pos = _checked(position)
+        table_spec(dealt(pos), contracts)        # (a contract the table has not: refused here)
+        request = pb.TableRequest(position=message,
+                                  contracts=list(contracts or ()),
+                                  values=options.flag(values, "values"))
+        _limits(request, time_limit, None)
+        for reply in self._stream(self.stub.Table, request, timeout):
+            if reply.final:
+                yield {"table": table_object(reply.table)}
+            else:
+                yield {"cells": [cell_object(c) for c in reply.cells]}
+
     def _call(self, method, request, timeout):
         """One unary call's reply (a refusal: its ServiceError)."""
         try:

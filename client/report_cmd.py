@@ -25,6 +25,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--viewer", default=DEFAULT_VIEWER, metavar="URL",
                    help=f"the viewer the deals' links open (default {DEFAULT_VIEWER}, where "
                         f"atout view serves)")
+    p.add_argument("--tables", metavar="TABLES.jsonl",
+                   help="the results of atout batch --table for these deals: each board's "
+                        "contract table and par, and each play's bidding verdict")
     p.set_defaults(run=run)
 
 
@@ -43,8 +46,17 @@ def run(args) -> int:
             raise UsageError(f"{args.file}: {e}") from None
     for problem in session.problems:
         print(f"{printable(args.file)}: {problem}", file=sys.stderr)
+    tables = None
+    if args.tables is not None:
+        from atout.report_tables import read_tables
+        if args.tables == "-" and args.file == "-":
+            raise UsageError("--tables and the analyses cannot both come from standard input")
+        with _open_input(args.tables) as f:
+            tables = read_tables(f)
+        for problem in tables.problems:
+            print(f"{printable(args.tables)}: {problem}", file=sys.stderr)
     text = page(session, title=args.title, viewer=args.viewer,
-                source=None if args.file == "-" else args.file)
+                source=None if args.file == "-" else args.file, tables=tables)
     if args.output == "-":
         sys.stdout.write(text)
     else:
@@ -55,4 +67,4 @@ def run(args) -> int:
         if sys.stderr is not None:
             print(f"report: {len(session.deals)} deals, {len(session.failed)} not analysed "
                   f"-> {args.output}", file=sys.stderr)
-    return EXIT_BAD_INPUT if session.problems else EXIT_OK
+    return EXIT_BAD_INPUT if session.problems or (tables and tables.problems) else EXIT_OK

@@ -44,7 +44,7 @@ from atout.errors import PositionError
 from atout.jsonl import MAX_LINE_BYTES, split_lines
 from atout.position import check_id
 
-__all__ = ["solve_all", "analyze_all", "BatchReport", "BatchError"]
+__all__ = ["solve_all", "analyze_all", "table_all", "BatchReport", "BatchError"]
 
 
 class BatchError(Exception):
@@ -222,12 +222,17 @@ def _whole_results(path: str, data: bytes, job: str) -> list[tuple[bytes, dict]]
         obj = _result(raw)
         if obj is None:
             raise _not_result_line(path, number)
-        if obj["status"] != "error" and ("plays" in obj) != (job == ANALYZE):
-            what = ("an analysis (atout batch --analyze), not a solve's result"
-                    if "plays" in obj else "a solve's result, not an analysis")
-            raise _not_results(path, f"line {number} is {what}")
+        if obj["status"] != "error" and _job_of(obj) != job:
+            raise _not_results(path, f"line {number} is {_WHAT[_job_of(obj)]}, not "
+                                     f"{_WHAT[job]}")
         results.append((raw, obj))
     return results
+
+
+def _job_of(obj: dict) -> str:
+    """Which kind of batch wrote a result line (not an error): an analysis has plays, a
+    table cells."""
+    return ANALYZE if "plays" in obj else TABLE if "cells" in obj else SOLVE
 
 
 def _check_torn(path: str, tail: bytes, number: int) -> None:
@@ -393,6 +398,36 @@ def analyze_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) ->
     return result
 
 
+# -- a deal's contract table (in a worker) ------------------------------------------------------
+
+def table_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
+    """The result line of one deal's contract table (:func:`atout.solver.contract_table.
+    contract_table` with ``opts``: time_limit, threads, tt_mb, contracts, values), with
+    ``position``, ``seconds``, ``cpu_seconds`` and ``input_line``; never raises."""
+    if raw is None:
+        return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
+    try:
+        from atout.errors import PositionError
+        from atout.jsonl import parse_line
+        from atout.solver.contract_table import contract_table
+        rec = parse_line(raw, line)
+        if rec.error is not None:
+            return _error(rec.id, line, rec.error.field, rec.error.reason)
+        cpu = time.process_time()
+        try:
+            table = contract_table(rec.position, **opts)
+        except PositionError as e:
+            return _error(rec.id, line, e.field, e.reason)
+        cpu = time.process_time() - cpu
+    except MemoryError as e:
+        return _error(_ident(raw), line, "tt_mb", str(e) or "out of memory")
+    except Exception as e:  # a bug must not stop the run: it is this deal's result
+        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
+    table.update({"position": rec.position.to_json(), "cpu_seconds": round(cpu, 3),
+                  "input_line": line})
+    return table
+
+
 # -- backends -----------------------------------------------------------------------------------
 
 #: the ``field`` of the result of a puzzle whose worker died: not written to the output, so
@@ -404,14 +439,17 @@ WORKER_DIED = "worker"
 JOBS = __name__
 
 
-#: what a batch does with each line: solve it as a puzzle, or analyse it as a played deal
-SOLVE, ANALYZE = "solve", "analyze"
+#: what a batch does with each line: solve it as a puzzle, analyse it as a played deal, or
+#: work out its deal's contract table
+SOLVE, ANALYZE, TABLE = "solve", "analyze", "table"
+_WHAT = {SOLVE: "a solve's result", ANALYZE: "an analysis (atout batch --analyze)",
+         TABLE: "a contract table (atout batch --table)"}
 
 
 def _work(kind: str):
     """The function that does one line of ``kind`` (looked up at each call: a test may
     replace it)."""
-    return solve_line if kind == SOLVE else analyze_line
+    return {SOLVE: solve_line, ANALYZE: analyze_line, TABLE: table_line}[kind]
 
 
 def run_job(kind: str, job, payload, opts: dict, cancel) -> tuple:
@@ -504,6 +542,40 @@ def _local(kind: str, tasks: Iterator[_Task], opts: dict, workers: int,
             w.close(kill=not clean)
 
 
+#: tries at starting a local Ray instance: Ray waits a fixed 30 s for its raylet to
+#: register, which a busy two-core machine can take longer than (the next try finds the
+#: machine's caches warm); one at reaching a cluster, whose start is not ours
+RAY_LOCAL_STARTS = 3
+#: seconds Ray waits for its GCS server's port file on a local start (its default, 60 s,
+#: was also too short on a busy machine: "Timed out waiting for file …/gcs_server_port_…")
+RAY_GCS_WAIT_S = "180"
+
+
+def _start_ray(ray, address: str | None, workers: int | None) -> None:
+    """ray.init for the batch: a cluster at ``address``, or a local instance of ``workers``
+    CPUs started here (no dashboard), tried again where its start times out."""
+    kwargs: dict = {"address": address, "log_to_driver": False}
+    tries = 1
+    if address is None:
+        kwargs.update(include_dashboard=False)
+        if workers:
+            kwargs["num_cpus"] = workers
+        tries = RAY_LOCAL_STARTS
+        # (an operator's own setting wins; Ray reads it from the environment only)
+        os.environ.setdefault("RAY_gcs_server_port_wait_time_s", RAY_GCS_WAIT_S)
+    for attempt in range(tries):
+        try:
+            ray.init(**kwargs)
+            return
+        except Exception as e:
+            failure = e
+            try:            # what a timed-out start left running, before the next try
+                ray.shutdown()
+            except Exception:
+                pass
+    raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {failure}") from None
+
+
 def _ray(kind: str, tasks: Iterator[_Task], opts: dict, workers: int | None,
          address: str | None) -> Iterator[tuple[_Task, dict]]:
     try:
@@ -512,15 +584,7 @@ def _ray(kind: str, tasks: Iterator[_Task], opts: dict, workers: int | None,
         raise BatchError("the ray backend needs Ray: pip install 'atout[ray]'") from None
     started = False
     if not ray.is_initialized():
-        kwargs: dict = {"address": address, "log_to_driver": False}
-        if address is None:
-            kwargs.update(include_dashboard=False)
-            if workers:
-                kwargs["num_cpus"] = workers
-        try:
-            ray.init(**kwargs)
-        except Exception as e:
-            raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {e}") from None
+        _start_ray(ray, address, workers)
         started = True
     remote = ray.remote(num_cpus=1, max_retries=1)(_work(kind))
     cap = 2 * max(1, workers or int(ray.cluster_resources().get("CPU", 1)))
@@ -669,6 +733,29 @@ def analyze_all(source, output=None, *, workers: int | None = None, backend: str
                 progress_every)
 
 
+def table_all(source, output=None, *, workers: int | None = None, backend: str = "local",
+              address: str | None = None, time_limit: float | None = None,
+              tt_mb: int | None = None, threads: int = 1, contracts=None, values: bool = False,
+              progress=None, progress_every: float = 0.2) -> BatchReport:
+    """Work out the contract table of every deal of ``source`` (as ``atout table`` does:
+    :func:`atout.solver.contract_table.contract_table`) and write one result line each to
+    ``output``: the table with ``position``, ``seconds``, ``cpu_seconds`` and
+    ``input_line``.  ``time_limit`` (seconds a deal; None: until every cell is settled),
+    ``threads`` (searches at once a deal, default 1: the workers take the cores), ``tt_mb``,
+    ``contracts`` and ``values``: as ``contract_table`` takes them.  The rest as
+    :func:`solve_all`."""
+    from atout.solver import check_limits, check_threads
+    try:
+        check_limits(time_limit, tt_mb=tt_mb)
+        check_threads(threads)
+    except ValueError as e:
+        raise BatchError(str(e)) from None
+    opts = {"time_limit": time_limit, "tt_mb": tt_mb, "threads": threads,
+            "contracts": list(contracts) if contracts else None, "values": bool(values)}
+    return _run(TABLE, source, output, opts, workers, backend, address, progress,
+                progress_every)
+
+
 def _run(job: str, source, output, opts: dict, workers: int | None, backend: str,
          address: str | None, progress, progress_every: float) -> BatchReport:
     """Run ``job`` (SOLVE or ANALYZE) on every line of ``source`` not done yet in ``output``
@@ -716,7 +803,8 @@ def _run(job: str, source, output, opts: dict, workers: int | None, backend: str
 
     todo = total - report.skipped
     n_workers = workers or (os.cpu_count() or 1)
-    unit, verb = ("puzzle", "solve") if job == SOLVE else ("deal", "analyse")
+    unit, verb = {SOLVE: ("puzzle", "solve"), ANALYZE: ("deal", "analyse"),
+                  TABLE: ("deal", "tabulate")}[job]
     if progress is not None:
         where = f" on {n_workers} worker{'s' if n_workers != 1 else ''}" if backend == "local" else " on Ray"
         progress.write(f"batch: {total} {unit}s, {report.skipped} already done, {todo} to {verb}"

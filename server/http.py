@@ -19,6 +19,7 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
                         -> {"svg", "name"}: the table as an SVG picture (atout/picture.py);
                         real_played (the deal's cards as really played) marks a what-if
+    POST /api/contract-table[/stream]   the deal's contract table (server/table_http.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining or while no search
                         process runs); open without a token
@@ -26,8 +27,9 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
 
 Every search has a time limit (``time_limit``, default 10 s, at most ``max_time_limit``).
 It is stopped when the client goes away (the connection closes) or when a newer request
-with the same ``slot`` arrives (the older one is answered 409): the pool tells the worker
-to stop, as for a cancelled gRPC call.  Bad input is 400 (not JSON, not an object) or
+of the same client with the same ``slot`` arrives (the older one is answered 409): the
+pool tells the worker to stop, as for a cancelled gRPC call.  Slots and review sessions
+belong to the client that made them, named by the server in a cookie (:func:`client_of`).  Bad input is 400 (not JSON, not an object) or
 422 (``{"error": "invalid", "field", "reason"}``, the field named as gRPC names it),
 a body over :data:`MAX_BODY_BYTES` is 413, one not sent as application/json 415, one
 that does not arrive within the operator's ``--body-timeout`` 408; an unknown /api path
@@ -49,6 +51,8 @@ import hashlib
 import json
 import logging
 import mimetypes
+import re
+import secrets
 import time
 from importlib import resources
 from typing import Any
@@ -73,6 +77,7 @@ from .limits import Busy, Limits, PeerCalls
 from .logs import label, outcome
 from .pool import SearchPool, WorkerDied
 from .security import bearer_ok
+from .table_http import contract_table, contract_table_stream
 from .view import table
 from .worker import SESSION
 
@@ -233,13 +238,45 @@ def _option(obj: dict, key: str, default, check, *args):
         raise _invalid(e.field, e.reason) from None
 
 
-def _slot(obj: dict) -> str | None:
+def _slot(obj: dict, request: Request) -> tuple[str, str] | None:
+    """The request's ``slot``, as the client's own: (its client id, the name) — another
+    client naming the same slot has another one (see :func:`client_of`)."""
     v = obj.get("slot")
     if v is None:
         return None
     if not isinstance(v, str) or not 0 < len(v) <= MAX_SLOT_LENGTH:
         raise _invalid("slot", f"must be a string of 1 to {MAX_SLOT_LENGTH} characters")
-    return v
+    return client_of(request), v
+
+
+# -- who a request comes from ------------------------------------------------------------------
+
+#: the cookie that names a client: the server's own random id, handed out with the first
+#: answer to a request without one (HttpOnly: the page's scripts never read it)
+CLIENT_COOKIE = "atout_client"
+_CLIENT_ID = re.compile(r"[0-9a-f]{32}")
+#: where a request's client id lies in its ASGI scope (set by :class:`_Logged`)
+CLIENT = "atout.client"
+
+
+def client_of(request: Request) -> str:
+    """The id of the client a request comes from: a slot or a review's session belongs to
+    it.  A bearer token is the operator's, shared by every client, and an address is
+    shared by every program on a machine, so the server names its clients itself, in a
+    cookie; a request without it is a client of its own (its slot replaces nothing, and no
+    other request can take it)."""
+    return request.scope[CLIENT][0]
+
+
+def _client_from(scope) -> tuple[str, bool]:
+    """(the client id of the request in ``scope``, whether it is new: no valid cookie)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                key, _, v = part.strip().partition("=")
+                if key == CLIENT_COOKIE and _CLIENT_ID.fullmatch(v):
+                    return v, False
+    return secrets.token_hex(16), True
 
 
 async def _disconnected(request: Request) -> None:
@@ -290,11 +327,16 @@ class _Logged:
         started = time.perf_counter()
         note: dict = {}
         scope[LOG_NOTE] = note
+        scope[CLIENT] = client, new = _client_from(scope)
         answer = {"status": 499}        # nothing sent: the client went away first
 
         async def sending(message):
             if message["type"] == "http.response.start":
                 answer["status"] = message["status"]
+                if new:
+                    message = {**message, "headers": [*message.get("headers", ()), (
+                        b"set-cookie", f"{CLIENT_COOKIE}={client}; Path=/; HttpOnly; "
+                        "SameSite=Strict".encode())]}
             await send(message)
         reason = None
         try:
@@ -321,6 +363,8 @@ class _Logged:
 NDJSON = "application/x-ndjson"
 #: finished reviews the server keeps to answer the same deal again at once
 REVIEWS_KEPT = 64
+#: the sessions whose client the server remembers (an id and a client id each: small)
+SESSIONS_KEPT = 4096
 
 
 def _line(obj: dict) -> str:
@@ -354,7 +398,10 @@ class HttpApi:
         self.peers = peers or PeerCalls(self.limits.max_calls_per_peer)
         self.token = token
         self.static = _static_files()
-        self.slots: dict[str, asyncio.Task] = {}
+        #: the searches running in a slot, by (client id, slot name)
+        self.slots: dict[tuple[str, str], asyncio.Future] = {}
+        #: the client each review's session was given to: only it may go on with it
+        self.session_owner: collections.OrderedDict[str, str] = collections.OrderedDict()
         self.running: set[asyncio.Task] = set()
         self.draining = False
         #: finished reviews by (deal, start, time limit): the same deal reopened is answered
@@ -371,6 +418,9 @@ class HttpApi:
             Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
             Route("/api/table", self.table, methods=["POST"]),
+            # the contract table (atout table): server/table_http.py
+            Route("/api/contract-table", self.contract_table, methods=["POST"]),
+            Route("/api/contract-table/stream", self.contract_table_stream, methods=["POST"]),
             Route("/api/picture", self.picture, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
             exception_handlers={Exception: _internal, 404: _not_routed, 405: _not_routed}))
@@ -468,6 +518,12 @@ class HttpApi:
             return table(pos, seat)
         return await self._answer(request, work)
 
+    async def contract_table(self, request: Request) -> Response:
+        return await contract_table(self, request)
+
+    async def contract_table_stream(self, request: Request) -> Response:
+        return await contract_table_stream(self, request)
+
     async def picture(self, request: Request) -> Response:
         async def work(request, obj):
             _check_keys(obj, ("position", "seat", "values", "real_played"))
@@ -497,7 +553,7 @@ class HttpApi:
             node_limit = _option(obj, "node_limit", None, options.node_limit)
             settings = {"all_cards": all_cards, "time_limit": time_limit,
                         "node_limit": node_limit, "tt_mb": self.tt_mb}
-            answer = await self._search(request, _slot(obj), "solve", raw, settings)
+            answer = await self._search(request, _slot(obj, request), "solve", raw, settings)
             _, _, status, nodes, data = answer
             result = convert.solve_result(pb.SolveResult.FromString(data)).to_json()
             if status == "limit":
@@ -514,7 +570,7 @@ class HttpApi:
             time_limit = self._time_limit(obj)
             start = _option(obj, "start", 0, options.start, len(pos.played))
             settings = {"start": start, "time_limit": time_limit, "tt_mb": self.tt_mb}
-            answer = await self._search(request, _slot(obj), "analyze", raw, settings)
+            answer = await self._search(request, _slot(obj, request), "analyze", raw, settings)
             _, _, status, _, data = answer
             report = convert.analysis_object(pb.Analysis.FromString(data))
             report["status"] = status
@@ -562,7 +618,14 @@ class HttpApi:
             if session is not None and (not isinstance(session, str) or
                                         not SESSION.fullmatch(session)):
                 raise _invalid("session", "is not the name of a review this server gave")
-            slot = _slot(obj)
+            client = client_of(request)
+            owner = self.session_owner.get(session) if session is not None else None
+            if owner is not None and owner != client:
+                # another client's review: going on with it would change what that client
+                # sees when it goes on itself
+                raise _invalid("session", "is not the name of a review this server gave "
+                                          "this client")
+            slot = _slot(obj, request)
         except Exception as e:
             peer.close()
             return self._refused(request, e)
@@ -573,17 +636,21 @@ class HttpApi:
             self.reviews.move_to_end(key)
             peer.close()
             self._stop_older(slot)      # a newer request in the slot, if answered at once
-            lines = [{"type": "start", "session": kept["session"], "resumed": False,
-                      "cached": True},
-                     {"type": "report", "report": {**kept["report"], "cached": True},
-                      "session": kept["session"]}]
+            # the report is the deal's, for anyone; its session only for the client that
+            # made it (another would go on with that client's review)
+            mine = {"session": kept["session"]} if self.session_owner.get(
+                kept["session"]) == client else {}
+            lines = [{"type": "start", **mine, "resumed": False, "cached": True},
+                     {"type": "report", "report": {**kept["report"], "cached": True}, **mine}]
             return StreamingResponse((json.dumps(x) + "\n" for x in lines),
                                      media_type=NDJSON, headers={"Cache-Control": "no-store"})
-        return StreamingResponse(self._review(raw, start, time_limit, session, slot, key, peer),
+        return StreamingResponse(self._review(raw, start, time_limit, session, slot, key, peer,
+                                              client),
                                  media_type=NDJSON, headers={"Cache-Control": "no-store"})
 
     async def _review(self, raw: dict, start: int, time_limit: float, session: str | None,
-                      slot: str | None, key: str, peer: contextlib.ExitStack):
+                      slot: tuple[str, str] | None, key: str, peer: contextlib.ExitStack,
+                      client: str):
         """The lines of one review (see :meth:`analyze_stream`); its search is stopped when
         the client goes away (Starlette then closes this generator) or a newer request
         takes its ``slot``."""
@@ -593,6 +660,8 @@ class HttpApi:
         try:
             async with self._held(search, slot):
                 async for message in messages:
+                    if "session" in message:
+                        self._own(message["session"], client)
                     yield _review_line(message)
                 yield self._review_end(search, key, start, time_limit)
         finally:
@@ -624,6 +693,14 @@ class HttpApi:
                 self.reviews.popitem(last=False)
         return _line({"type": "report", "report": report, "session": found["session"]})
 
+    def _own(self, session: str, client: str) -> None:
+        """``session`` was given to ``client``: only it may go on with it (the oldest
+        forgotten past :data:`SESSIONS_KEPT`; a search process keeps far fewer)."""
+        self.session_owner[session] = client
+        self.session_owner.move_to_end(session)
+        while len(self.session_owner) > SESSIONS_KEPT:
+            self.session_owner.popitem(last=False)
+
     def _refused(self, request: Request, error: Exception) -> Response:
         """A request refused, or failed before its answer began: the JSON error (a bug is
         said in one line, never a traceback)."""
@@ -646,7 +723,7 @@ class HttpApi:
                               "slot"))
             raw, pos = _position(obj)
             time_limit = self._time_limit(obj)
-            slot = _slot(obj)   # before the job: a coroutine made and then refused is never run
+            slot = _slot(obj, request)   # before the job: a coroutine made and then refused is never run
             samples = _option(obj, "samples", DEFAULT_SAMPLES, options.samples)
             if samples > self.limits.max_samples:
                 raise _invalid("samples", f"at most {self.limits.max_samples} deals in one "
@@ -689,7 +766,7 @@ class HttpApi:
     # -- one search on the pool -----------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def _held(self, search: asyncio.Future, slot: str | None):
+    async def _held(self, search: asyncio.Future, slot: tuple[str, str] | None):
         """A request's ``search`` while the request lasts: in :attr:`running` (``drain``
         waits for it) and holding its tab's ``slot`` (an older search there is stopped, its
         request answered "replaced").  On the way out a search still running is stopped —
@@ -709,14 +786,14 @@ class HttpApi:
             if slot is not None and self.slots.get(slot) is search:
                 del self.slots[slot]
 
-    def _stop_older(self, slot: str | None) -> None:
+    def _stop_older(self, slot: tuple[str, str] | None) -> None:
         """A newer request took ``slot``: the search there, if one still runs, is stopped
         (its request answered "replaced")."""
         older = self.slots.pop(slot, None) if slot is not None else None
         if older is not None and not older.done():
             older.cancel()
 
-    async def _search(self, request: Request, slot: str | None, kind: str, obj: dict,
+    async def _search(self, request: Request, slot: tuple[str, str] | None, kind: str, obj: dict,
                       options: dict, job=None) -> tuple:
         """The worker's answer; the search is stopped if the client goes away or a newer
         request takes its ``slot``.  ``job``: a coroutine answering as a worker does, run

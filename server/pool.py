@@ -50,7 +50,7 @@ ATTEMPTS = 2
 FAILURES_TO_REFUSE = 3
 #: the job kinds that search on the idle workers' cores too (the worker's run_job takes
 #: ``options["threads"]`` and listens for more or fewer while it runs)
-BORROWERS = ("review",)
+BORROWERS = ("review", "table")
 #: the most threads one job is lent (the solver's own bound)
 MAX_LENT = 64
 
@@ -369,11 +369,17 @@ class SearchPool:
         (its answer, or its error, is then the future's).  None is lost: the worker sends
         its last verdicts before its answer (see :mod:`.worker`), on the one pipe read in
         order, so all of them are queued here before the future is done."""
-        told: asyncio.Queue = asyncio.Queue()
         session = settings.get("session")
-        search = asyncio.ensure_future(self.run(
-            "review", obj, settings, on_progress=told.put_nowait,
-            prefer=int(session.split("-")[0]) if session else None))
+        return self.stream("review", obj, settings,
+                           prefer=int(session.split("-")[0]) if session else None)
+
+    def stream(self, kind: str, obj: dict, settings: dict, prefer: int | None = None
+               ) -> tuple[asyncio.Future, AsyncIterator[dict]]:
+        """A job that tells what it finds as it goes (a review, a contract table) begun on
+        the pool: its future and its progress messages, every one, as :meth:`review`."""
+        told: asyncio.Queue = asyncio.Queue()
+        search = asyncio.ensure_future(self.run(kind, obj, settings, on_progress=told.put_nowait,
+                                                prefer=prefer))
 
         async def messages():
             while True:

@@ -104,6 +104,46 @@ class SolverService(pb_grpc.SolverServicer):
                 search.cancel()           # the call ended early: stop the worker
                 await asyncio.gather(search, return_exceptions=True)
 
+    async def Table(self, request: pb.TableRequest, context):
+        from atout.proto.table import cell_message, table_message
+
+        obj = _position(request.position, "")
+        _check_limits(request)
+        contracts = list(request.contracts) or None
+        _check_contracts(obj, contracts)
+        time_limit, by_deadline = self._time_limit(context, request)
+        search, messages = self.pool.stream("table", obj, {
+            "time_limit": time_limit, "contracts": contracts, "values": request.values,
+            "tt_mb": self.limits.tt_mb(self.tt_mb, obj)})
+        try:
+            async for message in messages:
+                update = pb.TableUpdate()
+                for cell in message["cells"]:
+                    cell_message(cell, update.cells.add())
+                yield update
+            try:
+                answer = search.result()
+            except WorkerDied as e:
+                raise _unavailable(e) from None
+            except Busy as e:
+                raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
+            if answer[0] == "failed":
+                _, _, what, field, reason = answer
+                raise (_invalid([(field or "request", reason)]) if what == "invalid"
+                       else Refusal(grpc.StatusCode.INTERNAL, reason))
+            _, _, status, _, table = answer
+            final = pb.TableUpdate(final=True)
+            final.table.CopyFrom(table_message(table))
+            yield final
+            if status == "limit" and by_deadline and table.get("stopped_by") == "time":
+                raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED,
+                              "the deadline ran out before the table was complete "
+                              "(the last message holds what was proven)")
+        finally:
+            if not search.done():
+                search.cancel()           # the call ended early: stop the worker
+                await asyncio.gather(search, return_exceptions=True)
+
     async def SolveBatch(self, request: pb.SolveBatchRequest, context):
         # at most one search per worker from one batch: other calls get their turn
         turns = asyncio.Semaphore(self.pool.size)
@@ -308,6 +348,17 @@ def _check_positions(limits: Limits, request) -> None:
         raise _invalid([("positions", f"at most {most} positions in one call "
                                       f"(this server's --max-positions), not "
                                       f"{len(request.positions)}")])
+
+
+def _check_contracts(obj: dict, contracts) -> None:
+    """The contracts a table request asks, checked before a search process is taken
+    (INVALID_ARGUMENT naming ``contracts`` or the field that would give the cells)."""
+    from atout.contract_table import table_spec
+    from atout.dealt import dealt
+    try:
+        table_spec(dealt(parse_position(obj)), contracts)
+    except PositionError as e:
+        raise _invalid([(e.field, e.reason)]) from None
 
 
 def _check_limits(request) -> None:

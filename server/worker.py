@@ -1,7 +1,7 @@
 """The server's jobs in its search processes (:mod:`atout.runner.process` runs them).
 
-The pool (:mod:`atout.server.pool`) sends ("solve" | "analyze" | "review" | "cards", job,
-position object, options); the answer is one of
+The pool (:mod:`atout.server.pool`) sends ("solve" | "analyze" | "review" | "cards" |
+"table", job, position object, options); the answer is one of
 
     ("done", job, status, nodes, serialized atout.v1 message)
     ("done", job, status, nodes, {"exact", "values", "value", "width"})   for "cards": every legal
@@ -10,6 +10,9 @@ position object, options); the answer is one of
     ("done", job, status, 0, {"report", "session"})   for "review": the analysis'
                                            report (``atout analyze --json``'s object) and
                                            the name it is kept under in this process
+    ("done", job, status, nodes, table)    for "table": the contract table's object,
+                                           its cells told as they change: ("progress",
+                                           job, {"cells": [...]})
     ("failed", job, kind, field, reason)   kind: invalid | unimplemented | internal
 
 A "review" is an analysis that tells what it finds as it goes, over the process's
@@ -99,6 +102,41 @@ def _review(obj: dict, options: dict, cancel, channel) -> tuple:
     return ("limit" if report.get("stopped_by") else "ok"), {"report": report, "session": session}
 
 
+def _table(obj: dict, options: dict, cancel, channel) -> tuple:
+    """A contract table: (status, nodes, the table's object), its cells told as they
+    change — at most one message every :data:`TELL_EVERY` seconds, the cells changed
+    meanwhile together, and the last ones before the answer."""
+    from atout.solver.contract_table import contract_table
+
+    waiting: dict = {}
+    sent = [0.0]
+
+    def tell() -> None:
+        sent[0] = time.monotonic()
+        if waiting:
+            channel.progress({"cells": list(waiting.values())})
+            waiting.clear()
+
+    def on_cell(cell: dict) -> None:
+        waiting[tuple(str(cell.get(k)) for k in ("seat", "contract", "called", "partner",
+                                                 "objective", "ecart"))] = cell
+        if time.monotonic() - sent[0] >= TELL_EVERY:
+            tell()
+
+    def on_threads(want) -> None:
+        channel.on_threads = want
+
+    talk = {"on_cell": on_cell, "on_threads": on_threads} if channel is not None else {}
+    try:
+        table = contract_table(obj, cancel=cancel, **options, **talk)
+    finally:
+        if channel is not None:
+            channel.on_threads = None
+    if channel is not None:
+        tell()
+    return table["status"], table["nodes"], table
+
+
 def _summary(report: dict) -> dict:
     from atout.solver.analyze import summary
     return summary(report)
@@ -168,6 +206,9 @@ def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> t
                 status = "limit" if report.get("stopped_by") else "ok"
                 data = convert.analysis_message(report, status).SerializeToString()
                 reply = ("done", job, status, 0, data)
+        elif kind == "table":
+            status, nodes, table = _table(obj, options, cancel, channel)
+            reply = ("done", job, status, nodes, table)
         elif kind == "cards":
             from atout.position import parse_position
             from atout.solver.advise import solve_cards

@@ -128,7 +128,6 @@ def test_an_output_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_
     """-o a file of positions (not results), a text whose one line lacks its newline, a
     device, a pipe, a folder: refused naming -o and why, before anything is read to the end
     or changed (the torn last line of a genuine results file is still cut off: above)."""
-    import resource
     puzzles = _puzzles("not-results", 2, tricks=(3,))
     src = tmp_path / "in.jsonl"
     _write(src, puzzles)
@@ -145,11 +144,14 @@ def test_an_output_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_
             solve_all(src, out, workers=1, tt_mb=TT)
         assert out.read_text() == text, name
 
-    def small_memory():     # were /dev/zero read to its end, a MemoryError, not the machine's
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    # were /dev/zero read to its end, a MemoryError, not the machine's: the limit is set by
+    # the command itself, not by a preexec_fn — forking this test process (its gRPC threads
+    # running after other tests) once wrote a gRPC poller's error into the command's stderr
+    small_memory = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)); "
+                    "import sys; from atout.client.cli import main; sys.exit(main())")
     for out in ("/dev/full", "/dev/zero", "/dev/stdout", str(tmp_path)):
-        r = subprocess.run(_atout_cmd("batch", str(src), "-o", out, "--quiet"),
-                           capture_output=True, text=True, timeout=60, preexec_fn=small_memory)
+        r = subprocess.run([sys.executable, "-c", small_memory, "batch", str(src), "-o", out,
+                            "--quiet"], capture_output=True, text=True, timeout=120)
         assert r.returncode == 2 and r.stdout == "", (out, r.stderr)
         assert r.stderr.startswith(f"atout: -o {out}: not a regular file;"), (out, r.stderr)
 
@@ -288,6 +290,42 @@ def test_ray_backend(tmp_path):
     for i, p in enumerate(puzzles):
         assert _strip(got[i + 1]) == _strip(solve(p, tt_mb=TT).to_json())
     assert solve_all(src, out, backend="ray", workers=2, tt_mb=TT).solved == 0
+
+
+def test_a_local_ray_start_that_times_out_is_tried_again(tmp_path, monkeypatch):
+    """Ray waits a fixed 30 s for its raylet, which a busy machine can take longer than
+    (CI: "The current node timed out during startup"): the batch tries the start again,
+    and names Ray's reason where every try fails."""
+    ray = pytest.importorskip("ray")
+    real_init, calls = ray.init, []
+
+    def init(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 1:
+            raise Exception("The current node timed out during startup. This could happen "
+                            "because some of the raylet failed to startup or the GCS has "
+                            "become overloaded.")
+        return real_init(**kwargs)
+    monkeypatch.setattr(ray, "init", init)
+    puzzles = _puzzles("ray-again", 2)
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _write(src, puzzles)
+    report = solve_all(src, out, backend="ray", workers=1, tt_mb=TT)
+    assert (report.solved, report.ok, len(calls)) == (2, 2, 2)
+    assert not ray.is_initialized()
+
+    def never(**kwargs):
+        calls.append(kwargs)
+        raise Exception("timed out, again")
+    monkeypatch.setattr(ray, "init", never)
+    calls.clear()
+    with pytest.raises(BatchError, match=r"^cannot start or reach Ray \(local\): timed out, again$"):
+        solve_all(src, tmp_path / "out2.jsonl", backend="ray", workers=1, tt_mb=TT)
+    assert len(calls) == 3
+    calls.clear()           # a cluster's start is not ours: asked once
+    with pytest.raises(BatchError, match=r"^cannot start or reach Ray \(ray://x:1\)"):
+        solve_all(src, tmp_path / "out3.jsonl", backend="ray", address="ray://x:1", tt_mb=TT)
+    assert len(calls) == 1
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -195,7 +195,7 @@ def test_bad_options_are_one_line(tmp_path):
     out = tmp_path / "out.jsonl"
     for args, says in ((["--analyze", "--all"], "atout: --all is for solving, not --analyze\n"),
                        (["--analyze", "--node-limit", "5"], "atout: --node-limit is for solving"),
-                       (["--threads", "2"], "atout: --threads is for --analyze\n"),
+                       (["--threads", "2"], "atout: --threads is for --analyze or --table\n"),
                        (["--last-tricks", "2"], "atout: --last-tricks is for --analyze\n"),
                        (["--analyze", "--start", "2", "--last-tricks", "1"], "not allowed with"),
                        (["--analyze", "--time-limit", "0"], "--time-limit")):

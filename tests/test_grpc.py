@@ -389,7 +389,8 @@ def test_health_and_reflection(server):
         assert {"atout.v1.Solver", "grpc.health.v1.Health"} <= set(database.get_services())
         solver = DescriptorPool(database).FindServiceByName("atout.v1.Solver")
         assert [m.name for m in solver.methods] == ["Solve", "Analyze", "AnalyzeStream",
-                                                    "SolveBatch", "Advise", "AdviseBatch"]
+                                                    "SolveBatch", "Advise", "AdviseBatch",
+                                                    "Table"]
         assert solver.methods_by_name["AnalyzeStream"].server_streaming
         assert solver.methods_by_name["SolveBatch"].server_streaming
         assert solver.methods_by_name["AdviseBatch"].server_streaming

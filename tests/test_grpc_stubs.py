@@ -22,5 +22,5 @@ def test_generated_imports_resolve_in_the_package():
     assert solver_pb2.DESCRIPTOR.package == "atout.v1"
     assert solver_pb2.DESCRIPTOR.name == "atout/proto/v1/solver.proto"
     assert set(solver_pb2.DESCRIPTOR.services_by_name["Solver"].methods_by_name) == {
-        "Solve", "Analyze", "AnalyzeStream", "SolveBatch", "Advise", "AdviseBatch"}
+        "Solve", "Analyze", "AnalyzeStream", "SolveBatch", "Advise", "AdviseBatch", "Table"}
     assert solver_pb2_grpc.SolverStub

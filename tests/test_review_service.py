@@ -219,6 +219,7 @@ def test_http_a_newer_review_in_the_same_slot_stops_the_older(http):
     is answered at once from a review kept; the newer one runs on to its report."""
     slow, slow_start = _deal("review-http-slot", 12)
     quick, quick_start = _deal("review-http-slot-quick", 4)
+    http.get("/api/health")         # the client's own id (a cookie): its slots are its own
 
     def replaced_by(body: dict) -> list:
         older = {}
@@ -229,7 +230,7 @@ def test_http_a_newer_review_in_the_same_slot_stops_the_older(http):
         t = threading.Thread(target=first)
         started = time.monotonic()
         t.start()
-        while "tab-1" not in http.api.slots:          # the older review is running
+        while "tab-1" not in {name for _, name in http.api.slots}:    # the older one runs
             assert t.is_alive() and time.monotonic() - started < 30
             time.sleep(0.01)
         newer = _stream(http, body)
@@ -245,7 +246,48 @@ def test_http_a_newer_review_in_the_same_slot_stops_the_older(http):
     assert fresh[-1]["type"] == "report" and fresh[-1]["report"]["status"] == "ok"
     kept = replaced_by(body)
     assert kept[0]["cached"] and kept[-1]["report"]["cached"] is True
-    assert "tab-1" not in http.api.slots and not http.api.running
+    assert not http.api.slots and not http.api.running
+
+
+def test_http_slots_and_sessions_belong_to_their_client(http):
+    """Another client naming the same slot does not end a client's review; a review kept
+    is answered to anyone, its session only to the client it was given to; another client
+    cannot go on with it (the owner still can).  Clients are told apart by the server's
+    own cookie (here the test client's jar for A, B's sent by hand)."""
+    http.get("/api/health")                 # A: the test client, its cookie in its jar
+    b = {"Cookie": "atout_client=" + "b" * 32}
+    slow, slow_start = _deal("review-http-clients", 12)
+    quick, quick_start = _deal("review-http-clients-quick", 4)
+    older = {}
+
+    def a_review():
+        older["lines"] = _stream(http, {"position": slow, "start": slow_start,
+                                        "time_limit": 2, "slot": "tab1"})
+    t = threading.Thread(target=a_review)
+    started = time.monotonic()
+    t.start()
+    while "tab1" not in {name for _, name in http.api.slots}:
+        assert t.is_alive() and time.monotonic() - started < 30
+        time.sleep(0.01)
+    r = http.post("/api/solve", json={"position": quick, "time_limit": 30, "slot": "tab1"},
+                  headers=b)
+    assert r.status_code == 200 and r.json()["status"] == "ok"
+    t.join(60)
+    assert not t.is_alive() and older["lines"][-1]["type"] == "report", older["lines"][-1]
+    # A's review of the quick deal, kept: B gets the report, not A's session
+    body = {"position": quick, "start": quick_start, "time_limit": 30}
+    mine = _stream(http, body)
+    session = mine[-1]["session"]
+    with http.stream("POST", "/api/analyze/stream", json=body, headers=b) as r:
+        theirs = [json.loads(line) for line in r.iter_lines() if line.strip()]
+    assert theirs[0]["cached"] and "session" not in theirs[0] and "session" not in theirs[1]
+    assert theirs[1]["report"]["plays"] == mine[-1]["report"]["plays"]
+    r = http.post("/api/analyze/stream", json={**body, "session": session}, headers=b)
+    assert r.status_code == 422 and r.json()["field"] == "session"
+    again = _stream(http, {**body, "session": session})         # A goes on with its own
+    assert again[-1]["type"] == "report" and again[-1]["session"] == session
+    cached = _stream(http, body)
+    assert cached[0]["cached"] and cached[0]["session"] == session
 
 
 def test_grpc_analyze_stream(tmp_path):

@@ -375,3 +375,123 @@ class AdviseBatchResult(_message.Message):
     index: int
     advice: Advice
     def __init__(self, index: _Optional[int] = ..., advice: _Optional[_Union[Advice, _Mapping]] = ...) -> None: ...
+
+class TableRequest(_message.Message):
+    __slots__ = ("position", "time_limit", "contracts", "values")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    CONTRACTS_FIELD_NUMBER: _ClassVar[int]
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    position: Position
+    time_limit: float
+    contracts: _containers.RepeatedScalarFieldContainer[str]
+    values: bool
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., time_limit: _Optional[float] = ..., contracts: _Optional[_Iterable[str]] = ..., values: _Optional[bool] = ...) -> None: ...
+
+class TableCell(_message.Message):
+    __slots__ = ("seat", "contract", "called", "partner", "objective", "calls", "ecart", "made", "value", "bounds", "ecart_cards", "ecart_classes", "refuted")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    CALLED_FIELD_NUMBER: _ClassVar[int]
+    PARTNER_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    CALLS_FIELD_NUMBER: _ClassVar[int]
+    ECART_FIELD_NUMBER: _ClassVar[int]
+    MADE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    BOUNDS_FIELD_NUMBER: _ClassVar[int]
+    ECART_CARDS_FIELD_NUMBER: _ClassVar[int]
+    ECART_CLASSES_FIELD_NUMBER: _ClassVar[int]
+    REFUTED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    contract: str
+    called: str
+    partner: int
+    objective: str
+    calls: _containers.RepeatedScalarFieldContainer[str]
+    ecart: str
+    made: bool
+    value: int
+    bounds: Bounds
+    ecart_cards: _containers.RepeatedScalarFieldContainer[str]
+    ecart_classes: int
+    refuted: int
+    def __init__(self, seat: _Optional[int] = ..., contract: _Optional[str] = ..., called: _Optional[str] = ..., partner: _Optional[int] = ..., objective: _Optional[str] = ..., calls: _Optional[_Iterable[str]] = ..., ecart: _Optional[str] = ..., made: _Optional[bool] = ..., value: _Optional[int] = ..., bounds: _Optional[_Union[Bounds, _Mapping]] = ..., ecart_cards: _Optional[_Iterable[str]] = ..., ecart_classes: _Optional[int] = ..., refuted: _Optional[int] = ...) -> None: ...
+
+class TableMissing(_message.Message):
+    __slots__ = ("contract", "seats", "field", "reason")
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    contract: str
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    field: str
+    reason: str
+    def __init__(self, contract: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., field: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class TablePar(_message.Message):
+    __slots__ = ("cell", "proven", "announcements")
+    CELL_FIELD_NUMBER: _ClassVar[int]
+    PROVEN_FIELD_NUMBER: _ClassVar[int]
+    ANNOUNCEMENTS_FIELD_NUMBER: _ClassVar[int]
+    cell: TableCell
+    proven: bool
+    announcements: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cell: _Optional[_Union[TableCell, _Mapping]] = ..., proven: _Optional[bool] = ..., announcements: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TablePlayed(_message.Message):
+    __slots__ = ("seat", "contract", "made", "bounds", "higher", "not_asked")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    MADE_FIELD_NUMBER: _ClassVar[int]
+    BOUNDS_FIELD_NUMBER: _ClassVar[int]
+    HIGHER_FIELD_NUMBER: _ClassVar[int]
+    NOT_ASKED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    contract: str
+    made: bool
+    bounds: Bounds
+    higher: _containers.RepeatedCompositeFieldContainer[TableCell]
+    not_asked: bool
+    def __init__(self, seat: _Optional[int] = ..., contract: _Optional[str] = ..., made: _Optional[bool] = ..., bounds: _Optional[_Union[Bounds, _Mapping]] = ..., higher: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., not_asked: _Optional[bool] = ...) -> None: ...
+
+class ContractTable(_message.Message):
+    __slots__ = ("text_id", "number_id", "status", "game", "first", "cells", "missing", "par", "played", "notes", "stopped_by", "nodes", "seconds")
+    TEXT_ID_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    MISSING_FIELD_NUMBER: _ClassVar[int]
+    PAR_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    text_id: str
+    number_id: int
+    status: Status
+    game: str
+    first: int
+    cells: _containers.RepeatedCompositeFieldContainer[TableCell]
+    missing: _containers.RepeatedCompositeFieldContainer[TableMissing]
+    par: TablePar
+    played: TablePlayed
+    notes: _containers.RepeatedScalarFieldContainer[str]
+    stopped_by: str
+    nodes: int
+    seconds: float
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., game: _Optional[str] = ..., first: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., missing: _Optional[_Iterable[_Union[TableMissing, _Mapping]]] = ..., par: _Optional[_Union[TablePar, _Mapping]] = ..., played: _Optional[_Union[TablePlayed, _Mapping]] = ..., notes: _Optional[_Iterable[str]] = ..., stopped_by: _Optional[str] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ...) -> None: ...
+
+class TableUpdate(_message.Message):
+    __slots__ = ("cells", "table", "final")
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    cells: _containers.RepeatedCompositeFieldContainer[TableCell]
+    table: ContractTable
+    final: bool
+    def __init__(self, cells: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., table: _Optional[_Union[ContractTable, _Mapping]] = ..., final: _Optional[bool] = ...) -> None: ...

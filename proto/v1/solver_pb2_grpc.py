@@ -64,6 +64,11 @@ class SolverStub:
                 request_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchRequest.SerializeToString,
                 response_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchResult.FromString,
                 _registered_method=True)
+        self.Table = channel.unary_stream(
+                '/atout.v1.Solver/Table',
+                request_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.TableRequest.SerializeToString,
+                response_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.TableUpdate.FromString,
+                _registered_method=True)
 
 
 class SolverServicer:
@@ -123,6 +128,16 @@ class SolverServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Table(self, request, context):
+        """The double-dummy contract table of a position's deal as dealt (`atout table`): which
+        contracts each seat could have made, and the par. Each message carries the cells
+        whose verdict or bounds changed since the last (the cheap cells come first); the
+        last (final) the whole table.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SolverServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -155,6 +170,11 @@ def add_SolverServicer_to_server(servicer, server):
                     servicer.AdviseBatch,
                     request_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchRequest.FromString,
                     response_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchResult.SerializeToString,
+            ),
+            'Table': grpc.unary_stream_rpc_method_handler(
+                    servicer.Table,
+                    request_deserializer=atout_dot_proto_dot_v1_dot_solver__pb2.TableRequest.FromString,
+                    response_serializer=atout_dot_proto_dot_v1_dot_solver__pb2.TableUpdate.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -319,6 +339,33 @@ class Solver:
             '/atout.v1.Solver/AdviseBatch',
             atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchRequest.SerializeToString,
             atout_dot_proto_dot_v1_dot_solver__pb2.AdviseBatchResult.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Table(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/atout.v1.Solver/Table',
+            atout_dot_proto_dot_v1_dot_solver__pb2.TableRequest.SerializeToString,
+            atout_dot_proto_dot_v1_dot_solver__pb2.TableUpdate.FromString,
             options,
             channel_credentials,
             insecure,

@@ -10,6 +10,7 @@ import { go } from "./stepping.js";
 import { stopSolving } from "./value.js";
 import { fillViewOptions, stopAdvising } from "./seat.js";
 import { fillStartOptions, drawAnalysis, stopReview, reviewLineChanged, reviewViewChanged } from "./review.js";
+import { contractTableChanged } from "./contract-table.js";
 
 export function showDealError(message) {
   const box = $("input-error");
@@ -88,6 +89,7 @@ export async function loadDeal(i, view) {
   fillStartOptions();
   fillViewOptions();
   drawAnalysis();
+  contractTableChanged();
   $("analysis-status").textContent = "";
   let k = state.real.length < cardsInDeal(state.deal) ? state.real.length : 0;
   if (view && view.card !== null) k = view.card;

@@ -10,6 +10,7 @@ import { drawTable } from "./table.js";
 import { currentKey, solveLimit, stopSolving } from "./value.js";
 import { update } from "./stepping.js";
 import { stopReview, reviewViewChanged } from "./review.js";
+import { contractTableChanged } from "./contract-table.js";
 
 // fewer deals than this solved say little: no card is recommended on them
 const FEW_DEALS = 10;
@@ -36,6 +37,7 @@ export function setViewSeat(value) {
   stopReview();
   update();
   reviewViewChanged();
+  contractTableChanged();
 }
 
 function adviceSamples() { return Number($("advice-samples").value); }

@@ -9,6 +9,7 @@
 //   link.js      a deal in a link (atout/link.py)         value.js    the double-dummy value
 //   review.js    the review of the play and its chart     seat.js     one seat's view, advice
 //   deals.js     the deals offered, files, pasting        picture.js  "Save image"
+//   contract-table.js  who could have made what: the deal's contract table
 import { state, $ } from "./state.js";
 import { go, stepCard, stepTrick, backToReal, update } from "./stepping.js";
 import { setViewSeat, adviseCurrent } from "./seat.js";
@@ -16,6 +17,7 @@ import { keepGoing, runAnalysis, reviewLimitChanged, scheduleReview, stopAnalysi
 import { start, followLink, loadDeal, loadText, notice, openInput, showDealError } from "./deals.js";
 import { openShare, copyShare } from "./address.js";
 import { openImage, saveImage } from "./picture.js";
+import { runContractTable, stopContractTable } from "./contract-table.js";
 
 window.state = state;      // for the browser tests and a curious console
 
@@ -40,6 +42,9 @@ function wire() {
   $("back-to-real").addEventListener("click", backToReal);
   rememberLimit("solve-limit");
   rememberLimit("analysis-limit");
+  rememberLimit("ctable-limit");
+  $("ctable-run").addEventListener("click", runContractTable);
+  $("ctable-stop").addEventListener("click", stopContractTable);
   // one search time limit, with a control in each panel that uses it: the seat's view hides
   // the double-dummy panel, and its advice is solved within the same limit
   $("advice-limit").value = $("solve-limit").value;

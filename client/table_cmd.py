@@ -1,0 +1,83 @@
+"""``atout table``: the double-dummy contract table of each deal — who could have made what.
+
+One JSON line per deal (docs/format.md, "A contract table"), or with ``--text`` a grid in
+words.  Each deal's table is worked out within ``--time-limit`` (120 s by default): the
+cheap cells first, every cell proven or left open with the bounds proven.  A bad deal, or
+a contract its game's table does not have, is an error line naming the field; the other
+deals go on and the exit status is 1.  Ctrl-C prints the table of the deal in progress as
+far as it is proven and stops (exit status 130).
+"""
+
+from __future__ import annotations
+
+import sys
+
+#: seconds per deal unless --time-limit says otherwise: enough for most tables to be
+#: proven whole (an Austrian one takes 10 to 40 s on two cores, a French one's close
+#: cells longer), short enough to wait for
+DEFAULT_TIME_LIMIT = 120.0
+
+
+def add_parser(sub, positive_float, positive_int) -> None:
+    from atout import options
+
+    from .cli import MAX_THREADS, _threads, add_time_limit_option, checked, default_threads
+
+    p = sub.add_parser("table", help="the double-dummy contract table of each deal: which "
+                                     "contracts each seat could have made, and the par")
+    p.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
+    p.add_argument("--text", action="store_true", help="the table as a grid in words")
+    p.add_argument("--ascii", action="store_true", help="with --text: suits as letters")
+    p.add_argument("--contract", action="append", metavar="C", dest="contracts",
+                   help="ask only this contract (repeat for more; e.g. garde_sans, bettler, "
+                        "alone); default: every contract of the game's table")
+    p.add_argument("--values", action="store_true",
+                   help="also the exact value of each cell (the score; an Austrian point "
+                        "game's card points), with the time the contract questions leave")
+    add_time_limit_option(p, f"seconds for each deal's table (default {DEFAULT_TIME_LIMIT:g}): "
+                             "what is not proven by then is left open with its bounds")
+    p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
+    p.add_argument("--tt-mb", type=checked(options.tt_mb, int), metavar="M",
+                   help="the most MB one search's table grows to (default 1024; each starts "
+                        "at 1 and grows while its search needs room)")
+    p.add_argument("--threads", type=_threads, metavar="N",
+                   help=f"searches at once, each on a thread (the last ones share the threads "
+                        f"left), 1 to {MAX_THREADS} (default: every core, here "
+                        f"{default_threads()})")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from atout.errors import PositionError
+    from atout.jsonl import read_records
+    from atout.solver.contract_table import contract_table
+
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, default_threads, emit_error
+    from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
+
+    def search(position, cancel):
+        return contract_table(position, time_limit=args.time_limit,
+                              threads=args.threads or default_threads(), tt_mb=args.tt_mb,
+                              contracts=args.contracts, values=args.values, cancel=cancel)
+
+    searches = Searches("table", "deal", count_lines(args.file))
+    with searches, _open_input(args.file) as f:
+        for rec, table in searches.answers(read_records(f), search):
+            print_table(table, args)
+            if searches.interrupted:
+                proven = sum(c["made"] is not None for c in table["cells"])
+                print(f"atout: interrupted: {rec.label}: {proven} of {len(table['cells'])} "
+                      f"cells proven", file=sys.stderr)
+                return EXIT_INTERRUPTED
+    return EXIT_BAD_INPUT if searches.bad else EXIT_OK
+
+
+def print_table(table: dict, args) -> None:
+    from .cli import _emit
+    if args.text:
+        from atout.table_text import describe_table
+        from atout.text import want_ascii
+        sys.stdout.write(describe_table(table, ascii=want_ascii(args)) + "\n\n")
+        sys.stdout.flush()
+    else:
+        _emit(table)

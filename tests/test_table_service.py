@@ -1,0 +1,133 @@
+"""The contract table over gRPC (``Table``, streamed cells) and HTTP
+(``/api/contract-table[/stream]``) against a real ``atout serve``: the same verdicts as
+the local table, the cells told in order end as the final table's, bad input refused
+naming the field; the messages carry a table whole, key order included; Ctrl-C's switch
+stops a table at once."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import httpx
+import pytest
+
+from atout.client import Client
+from atout.errors import PositionError
+from atout.proto.table import table_message, table_object
+from atout.proto.v1 import solver_pb2 as pb
+from atout.proto.v1 import solver_pb2_grpc as pb_grpc
+from atout.proto import convert
+from atout.solver import Cancel
+from atout.solver.contract_table import contract_table
+from deals import random_position
+from serving import ServerProcess
+
+ASKED = ["bettler", "piccolo"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = ServerProcess(tmp_path_factory.mktemp("table"), http=True)
+    yield s
+    assert s.stop() == 0
+
+
+def _deal(seed: int) -> dict:
+    obj = random_position(random.Random(seed), "at4", "piccolo", declarer=seed % 4,
+                          first=seed % 4)
+    obj["id"] = f"deal {seed}"
+    return obj
+
+
+def _verdicts(table: dict) -> list:
+    return [(c["seat"], c["contract"], c["made"]) for c in table["cells"]]
+
+
+def test_grpc_table_streams_the_cells_then_the_table(server):
+    obj = _deal(1)
+    local = contract_table(obj, contracts=ASKED)
+    with Client(server.address) as client:
+        messages = list(client.table(obj, contracts=ASKED, time_limit=60))
+    assert "table" in messages[-1] and all("cells" in m for m in messages[:-1])
+    table = messages[-1]["table"]
+    assert table["status"] == "ok" and table["id"] == "deal 1"
+    assert _verdicts(table) == _verdicts(local)
+    assert table["par"]["proven"] and table["played"]["seat"] == 1
+    # the cells told, applied in order, are the final table's
+    told = {}
+    for m in messages[:-1]:
+        for cell in m["cells"]:
+            told[(cell["seat"], cell["contract"])] = cell
+    assert [told[(c["seat"], c["contract"])] for c in table["cells"]] == table["cells"]
+
+
+def test_grpc_table_refuses_by_field(server):
+    fr4 = random_position(random.Random(2), "fr4", "prise", chelem=False, poignees=False)
+    del fr4["contract"]["shown_dog"]
+    with Client(server.address) as client:
+        with pytest.raises(PositionError) as e:        # checked before any call
+            list(client.table(_deal(2), contracts=["garde_sans"]))
+        assert e.value.field == "contracts"
+    channel = grpc.insecure_channel(server.address)
+    stub = pb_grpc.SolverStub(channel)
+    for obj, contracts, field in ((_deal(2), ["garde_sans"], "contracts"),
+                                  (fr4, ["garde_contre"], "contract.shown_dog")):
+        request = pb.TableRequest(position=convert.position_message(obj), contracts=contracts)
+        with pytest.raises(grpc.RpcError) as e:
+            list(stub.Table(request, timeout=30))
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert e.value.details().startswith(field + ":")
+    channel.close()
+
+
+def test_http_contract_table_and_its_stream(server):
+    obj = _deal(3)
+    local = contract_table(obj, contracts=ASKED)
+    body = {"position": obj, "contracts": ASKED, "time_limit": 60}
+    r = httpx.post(f"{server.url}/api/contract-table", json=body, timeout=120)
+    assert r.status_code == 200
+    assert _verdicts(r.json()) == _verdicts(local)
+    with httpx.stream("POST", f"{server.url}/api/contract-table/stream", json=body,
+                      timeout=120) as r:
+        lines = [json.loads(line) for line in r.iter_lines() if line.strip()]
+    assert r.headers["content-type"].startswith("application/x-ndjson")
+    assert [x["type"] for x in lines[:-1]] == ["cells"] * (len(lines) - 1)
+    assert lines[-1]["type"] == "table" and _verdicts(lines[-1]["table"]) == _verdicts(local)
+    for bad, field in (({"contracts": ["bettler", "garde"]}, "contracts"),
+                       ({"contracts": "bettler"}, "contracts"),
+                       ({"values": 1}, "values"), ({"depth": 3}, "depth")):
+        r = httpx.post(f"{server.url}/api/contract-table/stream", json={**body, **bad}, timeout=30)
+        assert r.status_code == 422 and r.json()["field"] == field, r.text
+
+
+def test_messages_carry_a_table_whole():
+    """Every kind of table through the messages and back: the same object."""
+    rng = random.Random(4)
+    positions = [random_position(rng, "fr5", "garde", chelem=False, poignees=False),
+                 random_position(rng, "priest5"),
+                 random_position(rng, "at4", "dreier", objective="contract"),
+                 random_position(rng, "at4", "trischaken")]
+    prise = random_position(rng, "fr4", "prise", chelem=False, poignees=False)
+    del prise["contract"]["shown_dog"]
+    positions.append(prise)
+    for obj in positions:
+        table = contract_table(obj, time_limit=1)
+        again = table_object(pb.ContractTable.FromString(table_message(table).SerializeToString()))
+        assert json.dumps(again) == json.dumps(table)
+
+
+def test_cancel_stops_a_table_at_once():
+    obj = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-full.jsonl")
+                     .read_text().splitlines()[0])
+    obj["contract"] = {"taker": 1, "bid": "garde_sans", "dog": obj["contract"]["dog"]}
+    cancel = Cancel()
+    threading.Timer(1.0, cancel.set).start()
+    started = time.monotonic()
+    table = contract_table(obj, time_limit=60, threads=2, cancel=cancel)
+    assert time.monotonic() - started < 5
+    assert table["status"] == "limit" and table["stopped_by"] == "cancel"
