@@ -1,4 +1,4 @@
-"""Cards as small integers, and their tokens (FORMAT.md).
+"""Cards as small integers, and their tokens (docs/format.md).
 
 Every game draws from one 78-card numbering, so the engine, the solver and the
 tools all speak the same ids:

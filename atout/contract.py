@@ -1,7 +1,7 @@
 """The contract of a deal: who plays with whom, what counts, what is played for.
 
-:func:`parse_contract` reads the ``contract`` object of a position (FORMAT.md) for
-its game, checks it against the hands (RULES.md "Input that is refused" and the
+:func:`parse_contract` reads the ``contract`` object of a position (docs/format.md) for
+its game, checks it against the hands (docs/rules.md "Input that is refused" and the
 same care for priest5 and at4) and returns a :class:`Contract`.
 """
 

@@ -1,7 +1,7 @@
 """Every écart a French Tarot taker could make, as few as the play can tell apart.
 
 A taker of a ``prise`` or ``garde`` takes the dog into its hand and puts as many cards
-aside: no king, no bout, a trump only when too few other cards may go (RULES.md).  The
+aside: no king, no bout, a trump only when too few other cards may go (docs/rules.md).  The
 contract table (:mod:`atout.contract_table`) asks whether *some* écart makes the contract,
 so it needs every écart — thousands in ``fr4`` (six of 15 to 22 cards) — but many of them
 make the same game: discarding the 3♥ or the 5♥ is the same when every heart between them

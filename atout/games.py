@@ -1,4 +1,4 @@
-"""The five games as rule parameters (RULES.md).
+"""The five games as rule parameters (docs/rules.md).
 
 One trick-taking engine serves every game; what differs is data: the pack, how
 many seats, card points, what the Excuse is, and a handful of flags that switch

@@ -219,7 +219,7 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
     """What ``seat`` knows at ``position`` (a valid one), as constraints.
 
     Reads only what :func:`view` holds, the rules of the game and the consequences of the
-    position being valid (RULES.md "Input that is refused"), never where the hidden cards
+    position being valid (docs/rules.md "Input that is refused"), never where the hidden cards
     really are."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < position.seats:
         raise ValueError(f"seat must be a seat number 0..{position.seats - 1}")
@@ -253,7 +253,7 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
         for c in cards:
             know(c, shower)
     if game == "fr5" and con.called is not None and rank(con.called) < KING:
-        # a queen is called only by a taker holding the four kings, and so on (RULES.md)
+        # a queen is called only by a taker holding the four kings, and so on (docs/rules.md)
         for r in (KING, QUEEN, CAVALIER, JACK):
             if r <= rank(con.called):
                 break

@@ -29,7 +29,7 @@ VERSION = 1
 GAMES = ("fr4", "fr3", "fr5", "priest5", "at4")
 FR_BIDS = ("prise", "garde", "garde_sans", "garde_contre")
 POIGNEE_LEVELS = ("simple", "double", "triple")
-#: at4 bids, numbered as FORMAT.md lists them
+#: at4 bids, numbered as docs/format.md lists them
 AT4_BIDS = ("vorhandrufer", "solorufer", "farbenrufer", "pagatrufer", "uhurufer",
             "kakadurufer", "maraburufer", "dreier", "solodreier", "sechserdreier",
             "farbendreier", "farbensechser", "farbensolo", "piccolo", "zwiccolo", "triccolo",
@@ -40,7 +40,6 @@ AT4_OBJECTIVES = ("contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ult
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _VALUE = {ch: i for i, ch in enumerate(ALPHABET)}
 SEATS = {"fr4": 4, "fr3": 3, "fr5": 5, "priest5": 5, "at4": 4}
-MAX_ID_BYTES = 1023
 MAX_PAYLOAD = 4096          # characters: a deal is about 140; anything this long is not one
 #: the parts of a link a reader knows, each named at most once (``deal``: a viewer's own list)
 PARTS = ("d", "deal", "card", "from", "whatif", "seat")

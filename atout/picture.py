@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from atout.cards import token as token_of
+
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 GAME_NAMES = {"fr4": "French Tarot (4)", "fr3": "French Tarot (3)",
               "fr5": "French Tarot (5, called king)", "priest5": "Tessiner Priestertarock",
@@ -144,11 +146,13 @@ def _seat_box(table: dict, seat: int, costs: dict):
     return height, draw
 
 
-def svg(table: dict, values: dict | None = None, title: str | None = None) -> str:
+def svg(table: dict, values: dict | None = None, title: str | None = None,
+        what_if: dict | None = None) -> str:
     """The SVG picture of a viewer table (:func:`atout.server.view.table`); ``values``: the
     position's double-dummy result (``status``, ``value``, ``cards``, ``bounds``) to show
     its value and each legal card's value and cost (left out from one seat's view, which
-    cannot know them); ``title``: a first line (default: the deal's id)."""
+    cannot know them); ``title``: a first line (default: the deal's id); ``what_if``: where
+    this line leaves the deal as really played (:func:`what_if`), said under the title."""
     if table.get("view_seat") is not None:
         values = None
     costs = _costs(table, values)
@@ -175,6 +179,8 @@ def svg(table: dict, values: dict | None = None, title: str | None = None) -> st
     if table.get("view_seat") is not None:
         where += f" · seen from seat {table['view_seat']}"
     lines.append(where)
+    if what_if:
+        lines.append(what_if_text(table, what_if))
     if values and values.get("status") == "ok":
         lines.append(f"Double-dummy value: {_value_text(table, values['value'])} "
                      f"({table['value_meaning']})")
@@ -272,3 +278,37 @@ def check_values(values, table: dict) -> dict | None:
             and bounds[0] <= bounds[1]):
         raise ValueError("bounds must be [low, high], whole numbers")
     return {"status": "limit", "bounds": bounds}
+
+
+def what_if(position, real, view_seat: int | None = None) -> dict | None:
+    """Where the cards played in ``position`` leave ``real`` (the deal's cards as really
+    played, tokens), or None when they follow it: ``{"card": k, "played": token, "really":
+    token or None}``, card k counted from 1.  From a seat's view the card really played is
+    named only when that seat held it; a ValueError when ``real`` is not a list of cards."""
+    if not (isinstance(real, list) and len(real) <= len(position.rules.deck)
+            and all(isinstance(t, str) and t.isprintable() and len(t) <= 4 for t in real)):
+        raise ValueError("must be the list of the deal's cards as played, as tokens")
+    played = [token_of(c) for c in position.played]
+    hands = [[token_of(c) for c in h] for h in position.hands]
+    for k, token in enumerate(played):
+        if k >= len(real) or real[k] != token:
+            really = real[k] if k < len(real) else None
+            if view_seat is not None and really not in hands[view_seat]:
+                really = None               # the seat cannot have seen it there
+            return {"card": k + 1, "played": token, "really": really}
+    return None
+
+
+def what_if_text(table: dict, what_if: dict) -> str:
+    """The picture's line for a what-if: the card played instead, and of which card."""
+    from atout.text import card_text
+
+    def name(token: str) -> str:            # as every tool writes a card: K♥, 14 atout, Excuse
+        return card_text(token, game=table["game"])
+
+    text = f"What-if, not the real play: from card {what_if['card']}, {name(what_if['played'])}"
+    if what_if.get("really"):
+        text += f" was played instead of {name(what_if['really'])}"
+    else:
+        text += " was played instead of the real card"
+    return text

@@ -1,4 +1,4 @@
-"""A position: a deal, its contract and the cards played so far (FORMAT.md).
+"""A position: a deal, its contract and the cards played so far (docs/format.md).
 
 :class:`Position` is parsed and validated once, then asked for whose turn it is,
 the legal cards, played forward and back, and — when finished — its outcome:
@@ -155,7 +155,7 @@ class Position:
     # -- the result -------------------------------------------------------------------------
 
     def outcome(self) -> dict:
-        """The outcome of a finished deal (FORMAT.md), with ``value`` and ``scores``."""
+        """The outcome of a finished deal (docs/format.md), with ``value`` and ``scores``."""
         if not self.is_finished:
             raise ValueError("the deal is not finished")
         return outcome(self.contract, self.tricks)

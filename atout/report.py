@@ -43,6 +43,8 @@ from atout.games import deck_of
 from atout.jsonl import MAX_LINE_BYTES, decode_json, split_lines
 from atout.position import PEOPLE_FIELDS, Position, parse_position
 from atout.printable import printable
+from atout.verdict import Verdict, VerdictKind
+from atout.text import card_text
 
 __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "page",
            "viewer_link", "DEFAULT_VIEWER"]
@@ -136,6 +138,16 @@ def _is_card(tok: Any, deck: set) -> bool:
         return False
 
 
+def _check_verdict(v, where: str) -> None:
+    from atout.verdict import VerdictKind
+    if not isinstance(v, dict) or v.get("kind") not in {k.value for k in VerdictKind}:
+        raise _Bad(where, "must be {kind, low, high}, kind one of "
+                          + ", ".join(k.value for k in VerdictKind))
+    if not (type(v.get("low")) is int and type(v.get("high")) is int
+            and 0 <= v["low"] <= v["high"]):
+        raise _Bad(where, "low and high must be whole numbers, 0 <= low <= high")
+
+
 def _check_analysis(obj: dict, pos: Position) -> None:
     """The fields of an analysis the page uses, against the deal they are said of."""
     plays = _need(obj, "plays", list)
@@ -169,6 +181,8 @@ def _check_analysis(obj: dict, pos: Position) -> None:
         if _need(p, "cost", int, where, nullable=True) is None:
             _pair(p.get("cost_bounds"), where + "cost_bounds")
         _need(p, "decisive", bool, where)
+        if "verdict" in p:
+            _check_verdict(p["verdict"], where + "verdict")
         best = _need(p, "best", list, where, nullable=True)
         if best is not None and not all(_is_card(t, deck) for t in best):
             raise _Bad(where + "best", f"must be a list of cards of {pos.game}'s deck")
@@ -234,13 +248,18 @@ def read_analyses(stream: BinaryIO) -> Session:
 
 # -- what is proven ---------------------------------------------------------------------------
 
+def verdict(play: dict) -> Verdict:
+    """The verdict the analysis gave the card (atout.verdict): read, not worked out."""
+    return Verdict.of_play(play)
+
+
 def proven_cost(play: dict) -> int:
     """What a card is proven to have cost: its cost, else the low of its bounds."""
-    return play["cost"] if play["cost"] is not None else play["cost_bounds"][0]
+    return verdict(play).low
 
 
 def is_mistake(play: dict) -> bool:
-    return proven_cost(play) > 0
+    return verdict(play).is_mistake
 
 
 def given_away(seat: dict) -> int:
@@ -249,9 +268,13 @@ def given_away(seat: dict) -> int:
 
 
 def value_kind(pos: Position) -> str:
-    """What a deal's values count, for adding them up: points, or a goal made (1) or not."""
+    """What a deal's values count, for adding them up: points, thirds of a point (Austrian
+    Tarock's standard counting, 3 × points − 2 × cards), or a goal made (1) or not.  Two
+    kinds are never added together."""
     from atout.server.view import binary_value
-    return "goals" if binary_value(pos) else "points"
+    if binary_value(pos):
+        return "goals"
+    return "thirds" if pos.contract.counting == "standard" else "points"
 
 
 @dataclass
@@ -283,7 +306,8 @@ def player_totals(deals: list[Played]) -> dict[tuple[str, str], list[PlayerTotal
             t.not_judged += row.get("not_judged", 0) if row["cost"] is None else 0
             t.mistakes += row["mistakes"]
             t.decisive += sum(1 for p in d.result["plays"]
-                              if p["seat"] == row["seat"] and p["decisive"])
+                              if p["seat"] == row["seat"]
+                              and verdict(p).kind is VerdictKind.DECISIVE)
     return {key: sorted(players.values(), key=lambda t: (t.given / t.deals, t.name))
             for key, players in sorted(groups.items())}
 
@@ -300,7 +324,19 @@ def boards(deals: list[Played]) -> list[list[Played]]:
         else:
             key = ("hands", pos.game, tuple(tuple(sorted(h)) for h in pos.hands))
         groups.setdefault(key, []).append(d)
-    return list(groups.values())
+    out = list(groups.values())
+    # boards by their labels in order (1 2 3 4, not as the file met them: 1 2 4 3), numbers
+    # as numbers; a group with no label keeps its place
+    labelled = [i for i, g in enumerate(out) if g[0].position.board is not None]
+    ordered = sorted((out[i] for i in labelled), key=lambda g: _label_key(g[0].position.board))
+    for i, g in zip(labelled, ordered):
+        out[i] = g
+    return out
+
+
+def _label_key(label) -> tuple:
+    text = str(label)
+    return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
 # -- links to the viewer ------------------------------------------------------------------------
@@ -327,17 +363,21 @@ def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _card(tok: str) -> str:
-    """A card as the page prints it: suit symbols coloured, trumps and the Excuse as named."""
+def _card(tok: str, game: str, compact: bool = False) -> str:
+    """A card as the viewer writes it (atout.text.card_text): K♥ with its suit coloured,
+    14 atout, Excuse; ``compact`` (hands and the play's table, as the viewer's lists of
+    tricks): a trump as its number, the Excuse as ★, the full name in its title."""
+    name = card_text(tok, game=game)
     if tok == "EX" or tok.startswith("T"):
-        return f'<span class="c trump">{_e(tok)}</span>'
+        shown = ("★" if tok == "EX" else tok[1:]) if compact else name
+        return f'<span class="c trump" title="{_e(name)}">{_e(shown)}</span>'
     sym = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[tok[-1]]
     red = " red" if tok[-1] in "HD" else ""
     return f'<span class="c{red}">{_e(tok[:-1])}{sym}</span>'
 
 
-def _cards(toks) -> str:
-    return " ".join(_card(t) for t in toks)
+def _cards(toks, game: str, compact: bool = False) -> str:
+    return (" " if compact else ", ").join(_card(t, game, compact) for t in toks)
 
 
 def _hand_rows(pos: Position, cards) -> str:
@@ -349,7 +389,8 @@ def _hand_rows(pos: Position, cards) -> str:
         rows.setdefault(group, []).append(token(c))
     if not rows:
         return '<div class="row">—</div>'
-    return "".join(f'<div class="row">{_cards(r)}</div>' for _, r in sorted(rows.items()))
+    return "".join(f'<div class="row">{_cards(r, pos.game, compact=True)}</div>'
+                   for _, r in sorted(rows.items()))
 
 
 def _place(pos: Position, seat: int) -> str:
@@ -372,7 +413,7 @@ def _hands(d: Played, names: bool) -> str:
                    f'<div class="who">{who} <span class="role">{_e(role[s])}</span>{lead}</div>'
                    f'{_hand_rows(pos, pos.hands[s])}</div>')
     middle = "".join(f'<div class="outside"><span class="label">{_e(part["label"])}</span> '
-                     f'{_cards(part["cards"])}</div>' for part in outside(pos))
+                     f'{_cards(part["cards"], pos.game, compact=True)}</div>' for part in outside(pos))
     turn = "anticlockwise ↺" if TURN[pos.game] == "anticlockwise" else "clockwise ↻"
     out.append(f'<div class="middle">{middle}<div class="turn">play goes {turn}</div></div>')
     out.append("</div>")
@@ -386,22 +427,11 @@ def _value(v, bounds) -> str:
 def _cost(play: dict) -> str:
     """A card's verdict in a few characters: "·" one of the best, "12" a mistake costing
     12, "≥12" a mistake of at least 12, "?" not judged."""
-    if play["cost"] is not None:
-        return "·" if play["cost"] == 0 else str(play["cost"])
-    low, high = play["cost_bounds"]
-    return f"≥{low}" if low > 0 else "?"
+    return verdict(play).mark()
 
 
 def _verdict_title(play: dict) -> str:
-    if play["cost"] == 0:
-        return "one of the best cards"
-    if play["cost"] is not None:
-        text = f"a mistake costing {play['cost']}"
-    elif play["cost_bounds"][0] > 0:
-        text = f"a mistake of at least {play['cost_bounds'][0]} (proven)"
-    else:
-        return f"not judged: its cost lies between 0 and {play['cost_bounds'][1]}"
-    return text + ("; decisive" if play["decisive"] else "")
+    return verdict(play).words()
 
 
 def _link(url: str | None, text: str = "view") -> str:
@@ -432,13 +462,13 @@ def _play_line(d: Played, play: dict, viewer: str) -> str:
     from atout.server.view import roles
     pos = d.position
     cost_text = f"cost {_cost(play)}"
-    best = (f' <span class="best">best: {_cards(play["best"])}</span>'
+    best = (f' <span class="best">best: {_cards(play["best"], pos.game)}</span>'
             if play["best"] else "")
     url = viewer_link(viewer, d.result["position"], play["index"])
     return (f'<li data-index="{play["index"]}" data-cost="{proven_cost(play)}">'
             f'Trick {_trick_of(pos, play["index"])}: <b>{_e(d.player(play["seat"]))}</b> '
             f'<span class="role">({_e(roles(pos)[play["seat"]])})</span> played '
-            f'{_card(play["card"])} — <span class="cost">{_e(cost_text)}</span>{best}'
+            f'{_card(play["card"], pos.game)} — <span class="cost">{_e(cost_text)}</span>{best}'
             f'{_link(url)}</li>')
 
 
@@ -475,13 +505,14 @@ def _play_table(d: Played) -> str:
             mark, cls, title = "", "", "taken as given (before the analysis)"
             if p is not None:
                 mark = _cost(p)
-                cls = ("best" if mark == "·" else "open" if mark == "?" else "mistake")
-                cls += " decisive" if p["decisive"] else ""
+                kind = verdict(p).kind
+                cls = {VerdictKind.BEST: "best", VerdictKind.NOT_JUDGED: "open"}.get(kind, "mistake")
+                cls += " decisive" if kind is VerdictKind.DECISIVE else ""
                 title = _verdict_title(p)
             cls += " lead" if k == 0 else ""
             cls += " won" if seat == winner else ""
             cells[seat] = (f'<td class="{cls.strip()}" title="{_e(title)}" data-index="{index}">'
-                           f'{_card(token(c))}<sup>{_e(mark)}</sup></td>')
+                           f'{_card(token(c), pos.game, compact=True)}<sup>{_e(mark)}</sup></td>')
             index += 1
         rows.append(f'<tr><th>{n}</th>{"".join(c or "<td></td>" for c in cells)}</tr>')
     return (f'<div class="scroll"><table class="play"><thead><tr><th>trick</th>{head}</tr></thead>'
@@ -490,7 +521,7 @@ def _play_table(d: Played) -> str:
 
 def _deal(d: Played, viewer: str, contract_tables=None) -> str:
     from atout.report_tables import deal_verdict
-    from atout.server.view import contract_text, result
+    from atout.server.view import contract_text, result, standard_points
     pos, r = d.position, d.result
     where = []
     if pos.table is not None:
@@ -498,8 +529,11 @@ def _deal(d: Played, viewer: str, contract_tables=None) -> str:
     where.append(f'<span class="deal-id">{_e(d.label)}</span>')
     res = result(pos)
     if res is not None:
+        value = pos.outcome()["value"]
+        said = (f" thirds: {standard_points(value)} points" if value_kind(pos) == "thirds"
+                else "")
         outcome = (f'<span class="result">{_e(res["headline"])} '
-                   f'(value <span class="result-value">{pos.outcome()["value"]}</span>)</span>')
+                   f'(value <span class="result-value">{value}</span>{_e(said)})</span>')
     else:
         outcome = (f'<span class="result">not finished: {len(pos.played)} cards '
                    f'played</span>')
@@ -508,20 +542,22 @@ def _deal(d: Played, viewer: str, contract_tables=None) -> str:
            f'<p class="contract">{_e(contract_text(pos))}</p>',
            f'<p>{outcome}<br>{_made_words(d)}</p>', deal_verdict(pos, contract_tables)]
     if r.get("stopped_by"):
-        open_ = sum(1 for p in r["plays"] if p["cost"] is None and p["cost_bounds"][0] == 0)
+        open_ = sum(1 for p in r["plays"] if not verdict(p).judged)
         why = "Ctrl-C" if r["stopped_by"] == "cancel" else "the time limit"
         out.append(f'<p class="note">{_e(why)} left {open_} of {len(r["plays"])} cards not '
                    f'judged (?); every verdict shown is proven.</p>')
-    decisive = [p for p in r["plays"] if p["decisive"]]
+    decisive = [p for p in r["plays"] if verdict(p).kind is VerdictKind.DECISIVE]
     if decisive:
         out.append('<h5>Decisive cards</h5><ul class="decisive">'
                    + "".join(_play_line(d, p, viewer) for p in decisive) + "</ul>")
-    mistakes = sorted((p for p in r["plays"] if is_mistake(p)),
+    # a decisive card is said once, above: the dearest mistakes are the others
+    mistakes = sorted((p for p in r["plays"] if verdict(p).kind is VerdictKind.MISTAKE),
                       key=lambda p: (-proven_cost(p), p["index"]))[:DEAREST]
     if mistakes:
-        out.append('<h5>Dearest proven mistakes</h5><ul class="mistakes">'
+        heading = "Other proven mistakes, dearest first" if decisive else "Dearest proven mistakes"
+        out.append(f'<h5>{heading}</h5><ul class="mistakes">'
                    + "".join(_play_line(d, p, viewer) for p in mistakes) + "</ul>")
-    elif r["plays"]:
+    elif r["plays"] and not decisive:
         out.append('<p class="none">No proven mistake.</p>')
     out.append(_seat_totals(d))
     first = r["plays"][0]["index"] if r["plays"] else len(pos.played)
@@ -563,12 +599,15 @@ def _players(deals: list[Played]) -> str:
            'camp against double-dummy play (all hands open), summed over the session: exact '
            'costs and proven lower bounds (≥: some cards were not judged in the time, counted '
            'beside it). Fewest per deal first.</p>']
-    example = {}
+    # each group's values in words, as each of its deals counts them (not the first's alone)
+    meanings: dict[tuple[str, str], list[str]] = {}
     for d in deals:
-        example.setdefault((d.position.game, value_kind(d.position)), d.position)
+        said = meanings.setdefault((d.position.game, value_kind(d.position)), [])
+        if value_meaning(d.position) not in said:
+            said.append(value_meaning(d.position))
     for (game, kind), totals in player_totals(deals).items():
         unit = ("goals (1: a goal made or not)" if kind == "goals"
-                else value_meaning(example[(game, kind)]))
+                else "; ".join(meanings[(game, kind)]))
         out.append(f'<h3>{_e(GAME_NAMES[game])} <span class="sub">values: {_e(unit)}</span></h3>')
         out.append('<div class="scroll"><table class="players" data-game="' + _e(game)
                    + '" data-kind="' + kind + '"><thead><tr><th>player</th><th>deals</th>'
@@ -638,6 +677,9 @@ details { margin-top: 8px; } summary { cursor: pointer; color: #1d5fa8; }
 table.ctable { font-size: .9em; } table.ctable td, table.ctable th { white-space: nowrap; }
 .par, .bidding { font-weight: 600; }
 nav a { margin-right: 8px; white-space: nowrap; }
+/* a long unbroken name breaks inside its cell rather than widen the page past the screen */
+.tables > div, .deal { min-width: 0; }
+th, td, h4, li, .who { overflow-wrap: anywhere; }
 @media (max-width: 640px) {
   body { font-size: 14px; padding: 0 8px 30px; }
   .tables { grid-template-columns: 1fr; }
@@ -663,7 +705,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
     limit = sum(1 for d in deals if d.result.get("stopped_by"))
     cards = sum(len(d.result["plays"]) for d in deals)
     judged = sum(1 for d in deals for p in d.result["plays"]
-                 if p["cost"] is not None or p["cost_bounds"][0] > 0)
+                 if verdict(p).judged)
     meta = (f'{len(deals)} deals analysed ({", ".join(GAME_NAMES[g] for g in games)}), '
             f'{len(groups)} boards; {cards} cards, {judged} with a verdict (the rest not '
             f'judged in the time: {limit} deals stopped by the limit)'

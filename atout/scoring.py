@@ -1,7 +1,7 @@
-"""Where every card goes, and the outcome and score of a finished deal (RULES.md).
+"""Where every card goes, and the outcome and score of a finished deal (docs/rules.md).
 
 :func:`outcome` takes the contract and the deal's tricks and returns the outcome
-object of FORMAT.md, including ``value`` (the solver value) and ``scores``.
+object of docs/format.md, including ``value`` (the solver value) and ``scores``.
 :func:`made_threshold` is the value from which the contract is made: the one
 question "made?" that the solver can ask of a position long before its exact value.
 """

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import sys
 
-from .cards import EXCUSE, Card, card, is_trump, suit, token
+from .cards import EXCUSE, Card, is_trump, suit, token
 from .games import EXCUSE_FRENCH
 from .printable import printable
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-_EXCUSE_NAME = {"fr3": "Excuse", "fr4": "Excuse", "fr5": "Excuse", "priest5": "Narr", "at4": "Sküs"}
+#: the Excuse's name in each game, as players call it
+EXCUSE_NAME = {"fr3": "Excuse", "fr4": "Excuse", "fr5": "Excuse", "priest5": "Narr", "at4": "Sküs"}
 _DECLARER = {"fr3": "taker", "fr4": "taker", "fr5": "taker", "priest5": "caller", "at4": "declarer"}
 _BIDS = {"prise": "prise", "garde": "garde", "garde_sans": "garde sans",
          "garde_contre": "garde contre"}
@@ -37,16 +38,23 @@ def want_ascii(args=None, stream=None) -> bool:
     return bool(getattr(args, "ascii", False)) or not can_encode_symbols(stream)
 
 
-def card_text(c: Card | str, ascii: bool = False) -> str:
-    """``K♠`` (``KS`` in ASCII), ``T21``, ``EX``."""
+def card_text(c: Card | str, ascii: bool = False, game: str | None = None) -> str:
+    """A card as a player writes it in a sentence, as the viewer writes it: ``K♠`` (``KS``
+    in ASCII), ``21 atout`` (``21 tarock`` outside French Tarot), ``Excuse`` (``Narr``,
+    ``Sküs``).  Without ``game`` (the compact columns of a table): ``T21``, ``EX``."""
     tok = c if isinstance(c, str) else token(c)
+    if game is not None and tok == "EX":
+        name = EXCUSE_NAME[game]
+        return name.replace("ü", "u") if ascii else name
+    if game is not None and tok.startswith("T"):
+        return f"{tok[1:]} {'atout' if game.startswith('fr') else 'tarock'}"
     if ascii or tok == "EX" or tok.startswith("T"):
         return tok
     return tok[:-1] + SYMBOLS[tok[-1]]
 
 
-def cards_text(cards, ascii: bool = False) -> str:
-    return " ".join(card_text(c, ascii) for c in cards)
+def cards_text(cards, ascii: bool = False, game: str | None = None) -> str:
+    return (", " if game is not None else " ").join(card_text(c, ascii, game) for c in cards)
 
 
 def _sort_key(rules, c: Card):
@@ -104,7 +112,7 @@ def contract_text(pos, ascii: bool = False, partner_known: bool = True) -> str:
     else:
         text = f"{game}, {con.bid} by seat {con.declarer}"
     if con.called is not None:
-        text += f", calling {card_text(con.called, ascii)}"
+        text += f", calling {card_text(con.called, ascii, pos.game)}"
     if not partner_known and con.called is not None:
         pass
     elif con.partner is not None:
@@ -116,35 +124,6 @@ def contract_text(pos, ascii: bool = False, partner_known: bool = True) -> str:
     if con.objective not in ("contract", None) and pos.game == "at4":
         text += f", objective {con.objective}"
     return text
-
-
-def _points(pos) -> tuple[list[float], list[int], list[int]]:
-    """Card points, bouts (French) and tricks won so far per camp (Trischaken: per seat)."""
-    rules, con = pos.rules, pos.contract
-    per_seat = con.bid == "trischaken"
-    n = pos.seats if per_seat else 2
-    pts, bouts, won = [0] * n, [0] * n, [0] * n
-    for i, t in enumerate(pos.tricks):
-        w = t.winner if per_seat else con.camp[t.winner]
-        won[w] += 1
-        for seat, c in t.cards:
-            owner = seat if per_seat else con.camp[seat]
-            value = rules.points[c]
-            if c == EXCUSE and rules.excuse == EXCUSE_FRENCH and i < rules.hand_size - 1:
-                if owner != w:  # the owner keeps it and gives a low card
-                    pts[owner] += value - 1
-                    pts[w] += 1
-                else:
-                    pts[w] += value
-                bouts[owner] += 1
-                continue
-            if c == EXCUSE and pos.game == "priest5":
-                pts[owner] += value if i < rules.narr_last_trick else 0
-                continue
-            pts[w] += value
-            bouts[w] += rules.excuse == EXCUSE_FRENCH and c in (card("T1"), card("T21"), EXCUSE)
-    scale = 2 if rules.excuse == EXCUSE_FRENCH else 1
-    return [p / scale for p in pts], bouts, won
 
 
 def _num(x) -> str:
@@ -193,15 +172,24 @@ def describe_position(pos, ascii: bool = False) -> str:
         if pos.trick:
             played = "  ".join(f"{s}:{card_text(c, ascii)}" for s, c in pos.trick)
             lines.append(f"  {len(pos.tricks) + 1:>2}. {played}  (on the table)")
-    pts, bouts, won = _points(pos)
-    if con.bid == "trischaken":
-        lines.append("points so far: " + ", ".join(f"seat {s} {_num(p)}" for s, p in enumerate(pts)))
+    # counted as the viewer counts them (one count: the cards outside the hands included)
+    from atout.server.view import won_so_far
+    won = won_so_far(pos)
+    rows = won["rows"]
+    if won["by"] == "seat":
+        lines.append("points so far: " + ", ".join(f"seat {s} {_num(r['points'])}"
+                                                   for s, r in enumerate(rows)))
     elif pos.tricks:
         side = _DECLARER.get(pos.game, "declarer")
-        text = (f"won so far: {side}'s camp {_num(pts[0])} points in {won[0]} tricks, "
-                f"the others {_num(pts[1])} in {won[1]}")
+        tricks = rows[0]["tricks"]
+        text = (f"won so far: {side}'s camp {_num(rows[0]['points'])} points in "
+                f"{tricks} trick{'' if tricks == 1 else 's'}, the others "
+                f"{_num(rows[1]['points'])} in {rows[1]['tricks']}")
         if pos.game.startswith("fr"):
-            text += f"; bouts {bouts[0]} to {bouts[1]}"
+            text += f"; bouts {rows[0]['bouts']} to {rows[1]['bouts']}"
+        if any(n.startswith("Points include") for n in won["notes"]):
+            text += (" (with the talon cards of each camp)" if pos.game == "at4"
+                     else " (with the cards outside the hands)")
         lines.append(text)
     if pos.is_finished:
         lines.append("the deal is finished")
@@ -240,7 +228,7 @@ def made_text(pos, made) -> str:
     return f"not proven whether {camp} makes its contract"
 
 
-def outcome_text(pos, out: dict) -> list[str]:
+def outcome_text(pos, out: dict, ascii: bool = False) -> list[str]:
     """The end of a deal in words: who makes or loses by how much, bonuses, every score."""
     lines = []
     role = roles(pos)
@@ -267,8 +255,15 @@ def outcome_text(pos, out: dict) -> list[str]:
     elif "declarer_points" in out:
         verdict = "makes" if out["made"] else "fails"
         goal = "its game" if out.get("objective") in (None, "contract") else out["objective"]
-        lines.append(f"the declarer's camp {verdict} {goal}: {out['declarer_points']} card "
-                     f"points, tricks per seat {out['tricks']}")
+        if out.get("counting") == "standard":
+            from atout.server.view import standard_points
+            points = (f"{standard_points(out['count'], ascii)} points counted in threes "
+                      f"({out['declarer_points']} card points in {out['declarer_cards']} "
+                      f"cards)")
+        else:
+            points = f"{out['declarer_points']} card points"
+        lines.append(f"the declarer's camp {verdict} {goal}: {points}, "
+                     f"tricks per seat {out['tricks']}")
     elif "points" in out:
         lines.append("points per seat: " + ", ".join(f"seat {s} {p}" for s, p in
                                                       enumerate(out["points"]))
@@ -299,19 +294,19 @@ def describe_result(pos, result: dict, ascii: bool = False) -> str:
         guess = result.get("best_guess")
         if guess:
             guess = guess if isinstance(guess, list) else [guess]
-            lines.append(f"best card found so far for seat {seat}: {cards_text(guess, ascii)}")
+            lines.append(f"best card found so far for seat {seat}: {cards_text(guess, ascii, pos.game)}")
         return "\n".join(lines)
     lines.append(f"value {result['value']}: {value_meaning(pos)}")
     if seat is not None:
         best = result.get("best") or []
-        lines.append(f"seat {seat} ({role[seat]}) to play; best: {cards_text(best, ascii)}")
+        lines.append(f"seat {seat} ({role[seat]}) to play; best: {cards_text(best, ascii, pos.game)}")
         if result.get("cards"):
             others = {c: v for c, v in result["cards"].items() if c not in best}
             if others:
-                lines.append("other cards: " + ", ".join(f"{card_text(c, ascii)} {v}"
+                lines.append("other cards: " + ", ".join(f"{card_text(c, ascii, pos.game)} {v}"
                                                          for c, v in others.items()))
     if result.get("line"):
         lines.append("perfect play on: " + cards_text(result["line"], ascii))
     if result.get("outcome"):
-        lines += outcome_text(pos, result["outcome"])
+        lines += outcome_text(pos, result["outcome"], ascii)
     return "\n".join(lines)

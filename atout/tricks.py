@@ -1,4 +1,4 @@
-"""Playing a trick: which cards are legal, and who wins (RULES.md, every game).
+"""Playing a trick: which cards are legal, and who wins (docs/rules.md, every game).
 
 A trick is a list of ``(seat, card)`` in playing order.  These functions are the
 readable reference of the trick rules; the Cython search implements the same

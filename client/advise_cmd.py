@@ -121,7 +121,7 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
                      f"{advice['samples'] - counted} not begun")
     if advice["recommended"] is not None:
         top = advice["cards"][0]
-        text = f"play {cards_text(advice['best'], ascii)}"
+        text = f"play {cards_text(advice['best'], ascii, pos.game)}"
         if top.get("mean") is not None:
             se = f" ± {top['se']:.1f}" if top.get("se") is not None else ""
             text += (f": mean {top['mean']:.1f}{se}, optimal in {_pct(top['optimal'])} of the "
@@ -141,7 +141,7 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
               if row.get("equivalent") and row["card"] == row["equivalent"][0]]
     if groups and advice.get("decided") != "one card":
         lines.append("worth the same in every deal it cannot tell apart (one choice each): "
-                     + "; ".join(cards_text(g, ascii) for g in groups))
+                     + "; ".join(cards_text(g, ascii, pos.game) for g in groups))
     lines.append("")
     limited = any("low" in row for row in advice["cards"])
     head = (f"{'card':>5}  {'mean':>7}  {'± se':>6}  {'optimal':>7}  {'made':>5}  {'loss':>6}  "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+from atout.verdict import Verdict, VerdictKind
 
 #: seconds per deal unless --time-limit says otherwise
 DEFAULT_TIME_LIMIT = 60.0
@@ -246,7 +247,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         lines.append(f"no card played from card {start}: none to judge"
                      + (f"; {why} left the value a proven range" if bounded else ""))
         lines.append("")
-        lines += _result_lines(pos, report, start, start_text, contract)
+        lines += _result_lines(pos, report, start, start_text, contract, ascii)
         return _finish(lines, ascii)
     if bounded:
         lines.append(verdict_counts(plays) + f"; {why} left the rest not judged")
@@ -285,9 +286,10 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         best = cards_text(p["best"], ascii) if p["best"] is not None else "?"
         if len(best) > 48:
             best = best[:45] + "..."
-        mistake = p["cost"] != 0 if p["cost"] is not None else p["cost_bounds"][0] > 0
+        verdict = Verdict.of_play(p)
+        mistake = verdict.is_mistake
         mark = ("  X" if ascii else "  ✗") if mistake else ""
-        if contract and p.get("decisive"):
+        if contract and verdict.kind is VerdictKind.DECISIVE:
             # with the contract column (where an exact value does not say it already): an
             # exact table stays as it always was
             mark += " decisive" if mistake else "  decisive"
@@ -324,29 +326,28 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         lines.append("")
         lines += [seat_words(s, role[s["seat"]]) for s in report["seats"]]
     lines.append("")
-    lines += _result_lines(pos, report, start, start_text, contract)
+    lines += _result_lines(pos, report, start, start_text, contract, ascii)
     return _finish(lines, ascii)
 
 
 def cost_text(play: dict, ascii: bool = False) -> str:
-    """A card's verdict in the table's cost column: ``·`` one of the best cards, ``N`` its
-    exact cost, ``≥N`` a proven mistake of at least N, ``L…H`` not judged."""
-    if play["cost"] is not None:
-        return str(play["cost"]) if play["cost"] else ("." if ascii else "·")
-    low, high = play["cost_bounds"]
-    if low > 0:
-        return f"{'>=' if ascii else '≥'}{low}"
-    return f"{low}{'..' if ascii else '…'}{high}"
+    """A card's verdict in the table's cost column (atout.verdict): ``·`` one of the best
+    cards, ``N`` its exact cost, ``≥N`` a proven mistake of at least N, ``L…H`` not judged
+    (the range its cost lies in)."""
+    v = Verdict.of_play(play)
+    if not v.exact and v.low == 0:                     # not judged: its range
+        return f"{v.low}{'..' if ascii else '…'}{v.high}"
+    return v.mark(ascii)
 
 
 def verdict_counts(plays: list[dict]) -> str:
     """The verdicts of a deal's cards in a line: how many best, mistakes, decisive, not
     judged."""
-    best = sum(p["cost"] == 0 for p in plays)
-    mistakes = [p for p in plays if (p["cost"] or 0) > 0
-                or (p["cost"] is None and p["cost_bounds"][0] > 0)]
-    exact = sum(p["cost"] is not None for p in mistakes)
-    decisive = sum(bool(p.get("decisive")) for p in plays)
+    verdicts = [Verdict.of_play(p) for p in plays]
+    best = sum(v.kind is VerdictKind.BEST for v in verdicts)
+    mistakes = [v for v in verdicts if v.is_mistake]
+    exact = sum(v.exact for v in mistakes)
+    decisive = sum(v.kind is VerdictKind.DECISIVE for v in verdicts)
     open_ = len(plays) - best - len(mistakes)
     return (f"{_n(len(plays), 'card')} judged: {best} best, {_n(len(mistakes), 'mistake')} "
             f"({exact} with an exact cost), {decisive} decisive, {open_} not judged")
@@ -374,7 +375,8 @@ def _finish(lines: list[str], ascii: bool) -> str:
     return text.replace("—", "-").replace("é", "e").replace("±", "+-") if ascii else text
 
 
-def _result_lines(pos, report: dict, start: int, start_text: str, contract: bool) -> list[str]:
+def _result_lines(pos, report: dict, start: int, start_text: str, contract: bool,
+                  ascii: bool = False) -> list[str]:
     """The table's last lines: the result against double dummy where the deal is finished,
     else the value now (the start's where no card was analysed)."""
     from atout.text import outcome_text
@@ -384,10 +386,10 @@ def _result_lines(pos, report: dict, start: int, start_text: str, contract: bool
         verdict = ("as double dummy" if diff == 0 else
                    f"{abs(diff)} {'more' if diff > 0 else 'less'} than double dummy")
         return [f"result: {out['value']}; double dummy before card {start}: "
-                f"{report['start_value']} ({verdict})", *outcome_text(pos, out)]
+                f"{report['start_value']} ({verdict})", *outcome_text(pos, out, ascii)]
     if out is not None:
         return [f"result: {out['value']}; double dummy before card {start}: {start_text}"
-                f"{_made_words(report.get('made'), contract)}", *outcome_text(pos, out)]
+                f"{_made_words(report.get('made'), contract)}", *outcome_text(pos, out, ascii)]
     now = start_text          # no card analysed: the value now is the start's
     if report["plays"]:
         last = report["plays"][-1]

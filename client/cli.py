@@ -12,7 +12,7 @@
     atout batch IN -o OUT ...   solve a puzzle set (or analyse played deals) on every core
     atout report OUT -o PAGE    a session's analyses as one HTML page
 
-Every command reads JSON Lines (FORMAT.md) from FILE or standard input.  A user never
+Every command reads JSON Lines (docs/format.md) from FILE or standard input.  A user never
 sees a traceback: bad input is a line on stderr naming the field, and the exit
 status says whether anything was wrong.
 """

@@ -40,13 +40,12 @@ class LiveVerdicts:
 
     def update(self, plays: list[dict]) -> None:
         """New verdicts (the plays ``analyze``'s ``on_update`` gives); any thread."""
-        from .analyze_cmd import cost_text
+        from atout.verdict import Verdict, VerdictKind
         with self.lock:
             for p in plays:
-                text = cost_text(p, self.ascii)
-                if p["cost"] is None and p["cost_bounds"][0] == 0:
-                    text = "?"
-                self.verdicts[p["index"]] = text + ("!" if p.get("decisive") else "")
+                verdict = Verdict.of_play(p)        # the analysis' verdict, read
+                self.verdicts[p["index"]] = (verdict.mark(self.ascii)
+                                             + ("!" if verdict.kind is VerdictKind.DECISIVE else ""))
             if time.monotonic() - self.last >= REDRAW_EVERY:
                 self._draw()
 

@@ -10,6 +10,9 @@ deal is in the link): the table the link shows, at its card, its what-if line pl
 ``--svg OUT`` draws each position as a picture (atout/picture.py, as the viewer's "Save
 image"), ``--values`` with its double-dummy value and each legal card's cost;
 ``--make-link`` prints each position's viewer link; ``--json`` the positions as JSON lines.
+``--card K`` shows each position after its first K cards played (as a link's ``card=``);
+without it a picture of a finished deal is drawn before its first card, not at its end
+(where no hand holds a card), and stderr says so.
 """
 
 from __future__ import annotations
@@ -41,10 +44,42 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--time-limit", type=checked(options.time_limit), default=10.0, metavar="S",
                    help="with --values: seconds per search (default 10; a search stopped by "
                         "it shows the bounds it proved)")
+    p.add_argument("--card", type=checked(_card_count, int), metavar="K",
+                   help="show each position after its first K cards played, 0 before the "
+                        "first (as a viewer link's card=; default: as given, and a finished "
+                        "deal's picture before its first card)")
     p.add_argument("--make-link", nargs="?", const=DEFAULT_BASE, metavar="BASE",
                    help=f"print each position's viewer link (BASE: the viewer's address, "
                         f"default {DEFAULT_BASE})")
     p.set_defaults(run=run)
+
+
+def _card_count(value: int) -> int:
+    from atout.errors import PositionError
+    if value < 0:
+        raise PositionError("card", "must be 0 or more (the cards played before the table shown)")
+    return value
+
+
+def _at_card(label, obj, pos, link, args):
+    """The position at the card ``--card`` asks (a link: along its line), or for a picture
+    of a finished deal before its first card; (obj, pos), or None when the position has
+    fewer cards (said on stderr)."""
+    from atout.position import parse_position
+
+    line = link["line"] if link is not None else obj["played"]
+    k = args.card
+    if k is None:
+        if not (args.svg and pos.is_finished()):
+            return obj, pos
+        k = 0
+        print(f"{label}: the deal is finished: drawn before its first card "
+              f"(--card K draws it after card K)", file=sys.stderr)
+    if k > len(line):
+        print(f"{label}: card: {k} asked, only {len(line)} played", file=sys.stderr)
+        return None
+    obj = {**obj, "played": line[:k]}
+    return obj, parse_position(obj)
 
 
 def _records(args):
@@ -72,14 +107,14 @@ def _records(args):
             yield rec.label, rec.position.to_json(), rec.position, None
 
 
-def _link_note(link: dict, ascii: bool) -> str:
+def _link_note(link: dict, ascii: bool, game: str) -> str:
     """What the link shows besides the deal, in words."""
     from atout.text import cards_text
 
     parts = []
     if link["whatif"]:
         parts.append(f"a what-if line from card {link['from'] + 1}: "
-                     + cards_text(link["whatif"], ascii))
+                     + cards_text(link["whatif"], ascii, game))
     if link["card"] is not None:
         parts.append(f"shown after card {link['card']}" if link["card"] else "shown before the first card")
     if link["seat"] is not None:
@@ -126,7 +161,16 @@ def run(args) -> int:
     except PositionError as e:         # a link that holds no good deal
         print(f"link: {e.field}: {e.reason}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    good = [r for r in records if r[1] is not None]
+    good = []
+    for label, obj, pos, link in records:
+        if obj is not None:
+            chosen = _at_card(label, obj, pos, link, args)
+            if chosen is not None:
+                if link is not None and args.card is not None:
+                    # the link's note speaks of the card shown, and of its what-if if reached
+                    reached = link["whatif"] and args.card > link["from"]
+                    link = {**link, "card": args.card, "whatif": link["whatif"] if reached else []}
+                good.append((label, *chosen, link))
     bad = len(records) - len(good)
     if args.svg == "-" and len(good) > 1:
         raise UsageError("--svg - writes one picture: the input holds several positions")
@@ -143,8 +187,8 @@ def run(args) -> int:
             print(make_link(args.make_link, obj))
             continue
         text = describe_position(pos, ascii)
-        if link is not None and _link_note(link, ascii):
-            text += "\n" + _link_note(link, ascii)
+        if link is not None and _link_note(link, ascii, pos.game):
+            text += "\n" + _link_note(link, ascii, pos.game)
         sys.stdout.write(("" if first else "\n") + text + "\n")
         sys.stdout.flush()
         first = False

@@ -1,7 +1,8 @@
-"""FORMAT.md's JSON objects to and from the ``atout.v1`` messages, for the server and the client.
+"""docs/format.md's JSON objects to and from the ``atout.v1`` messages, for the server and
+the client.
 
 Each pair round-trips: ``position_object(position_message(obj)) == obj`` for a position
-object of FORMAT.md, and the result converters give back exactly the local API's
+object of docs/format.md, and the result converters give back exactly the local API's
 objects (:class:`~atout.solver.SolveResult`, the dict of ``atout.analyze``), key order
 included.  JSON numbers inside the contract and the outcome travel as doubles
 (google.protobuf.Value); whole ones come back as ints.
@@ -17,6 +18,7 @@ from google.protobuf import struct_pb2
 from atout.errors import PositionError
 from atout.position import PEOPLE_FIELDS
 from atout.printable import shown
+from atout.verdict import VerdictKind
 
 from .v1 import solver_pb2 as pb
 
@@ -107,7 +109,7 @@ def position_message(obj: Any) -> pb.Position:
     """A position JSON object (or a :class:`~atout.position.Position`) as a message.
 
     Raises :class:`~atout.errors.PositionError` for what no message can carry (a card
-    that is not a string, a key FORMAT.md does not have); the rules are checked by
+    that is not a string, a key docs/format.md does not have); the rules are checked by
     the server."""
     if hasattr(obj, "to_json") and not isinstance(obj, dict):
         obj = obj.to_json()
@@ -246,6 +248,12 @@ def _get(msg, name: str):
     return [x.low, x.high] if isinstance(x, pb.Bounds) else x
 
 
+#: a verdict's kind (atout.verdict.VerdictKind) as the message's enum, and back
+#: (by name: a kind added to both is carried with no change here)
+VERDICT_KIND_OF = {k.value: pb.VerdictKind.Value("VERDICT_KIND_" + k.value.upper())
+                   for k in VerdictKind}
+VERDICT_KIND_NAME = {v: k for k, v in VERDICT_KIND_OF.items()}
+
 #: the keys of an analysis' play, and those present only where a value is not exact
 PLAY_KEYS = ("index", "seat", "card", "value_before", "value_after", "cost", "best",
              "made_before", "made_after", "decisive")
@@ -258,7 +266,12 @@ def analysis_message(report: dict, status: str = "ok") -> pb.Analysis:
     _set_id(msg, report.get("id"))
     _set(msg, {k: report.get(k) for k in ("start_value", "made", "start_bounds", "stopped_by")})
     for p in report.get("plays", ()):
-        _set(msg.plays.add(), {k: p.get(k) for k in PLAY_KEYS + PLAY_BOUNDS})
+        play = msg.plays.add()
+        _set(play, {k: p.get(k) for k in PLAY_KEYS + PLAY_BOUNDS})
+        if p.get("verdict") is not None:
+            v = p["verdict"]
+            play.verdict.kind = VERDICT_KIND_OF[v["kind"]]
+            play.verdict.low, play.verdict.high = v["low"], v["high"]
     for s in report.get("seats", ()):
         _set(msg.seats.add(), {k: s.get(k) for k in ("seat", "cards", "mistakes", "cost",
                                                      "at_least", "not_judged")})
@@ -280,6 +293,9 @@ def analysis_object(msg: pb.Analysis) -> dict:
                 "made_before": _get(p, "made_before"), "made_after": _get(p, "made_after"),
                 "decisive": p.decisive}
         play.update({k: _get(p, k) for k in PLAY_BOUNDS if p.HasField(k)})
+        if p.HasField("verdict"):
+            play["verdict"] = {"kind": VERDICT_KIND_NAME[p.verdict.kind],
+                               "low": p.verdict.low, "high": p.verdict.high}
         plays.append(play)
     seats = []
     for s in msg.seats:

@@ -9,7 +9,7 @@
 
 Each puzzle (one JSON Lines position) gives one result line in the output, written and
 flushed as soon as it is solved, in the order the puzzles finish: the result of
-:func:`atout.solver.solve` (FORMAT.md, with ``status`` ok | limit) or, for a bad line,
+:func:`atout.solver.solve` (docs/format.md, with ``status`` ok | limit) or, for a bad line,
 ``{"id", "status": "error", "field", "reason"}``; every result line also carries
 ``"input_line"``, the puzzle's 1-based line number in the input.  With
 :func:`analyze_all` each played deal gives the object of
@@ -171,7 +171,7 @@ def _retry(obj: dict) -> bool:
 #: last line begins so, or is a part of it
 RESULT_START = b'{"id": '
 
-#: the statuses of a result line (FORMAT.md)
+#: the statuses of a result line (docs/format.md)
 RESULT_STATUSES = ("ok", "limit", "error")
 
 

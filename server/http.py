@@ -16,8 +16,9 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         "finished"}, or {"ok": false, "field", "reason"} for a refused position
     POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
                         with "seat", as that seat sees the table
-    POST /api/picture   {"position": {...}, "seat": 2, "values": {...}} -> {"svg", "name"}:
-                        the table as an SVG picture (atout/picture.py)
+    POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
+                        -> {"svg", "name"}: the table as an SVG picture (atout/picture.py);
+                        real_played (the deal's cards as really played) marks a what-if
     POST /api/contract-table[/stream]   the deal's contract table (server/table_http.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining or while no search
@@ -533,7 +534,7 @@ class HttpApi:
 
     async def picture(self, request: Request) -> Response:
         async def work(request, obj):
-            _check_keys(obj, ("position", "seat", "values"))
+            _check_keys(obj, ("position", "seat", "values", "real_played"))
             _, pos = _position(obj)
             seat = _option(obj, "seat", None, options.seat, pos.seats)
             shown = table(pos, seat)
@@ -541,7 +542,14 @@ class HttpApi:
                 values = picture.check_values(obj.get("values"), shown)
             except ValueError as e:
                 raise _invalid("values", str(e)) from None
-            return {"svg": picture.svg(shown, values), "name": picture.file_name(shown)}
+            what_if = None
+            if obj.get("real_played") is not None:
+                try:
+                    what_if = picture.what_if(pos, obj["real_played"], seat)
+                except ValueError as e:
+                    raise _invalid("real_played", str(e)) from None
+            return {"svg": picture.svg(shown, values, what_if=what_if),
+                    "name": picture.file_name(shown) + ("-what-if" if what_if else "")}
         return await self._answer(request, work)
 
     async def solve(self, request: Request) -> Response:

@@ -42,8 +42,6 @@ KEEPALIVE_TIMEOUT = 20.0
 #: file descriptors kept for everything but client connections (search processes' pipes,
 #: the log, the listening sockets, a spawn under way)
 RESERVED_FILES = 64
-#: the HTTP API's bound on a search's time (kept as a name for the HTTP module)
-HTTP_MAX_TIME_LIMIT = DEFAULT_MAX_TIME_LIMIT
 
 
 class Busy(Exception):

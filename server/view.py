@@ -16,13 +16,11 @@ from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
 from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
 from atout.position import Position
-from atout.text import card_text
+from atout.text import EXCUSE_NAME, card_text
 
 #: suits as a player lays them out: colours alternate (♠ ♥ ♣ ♦)
 SUIT_ORDER = (0, 1, 3, 2)
 BOUTS = (PETIT, T21, EXCUSE)
-EXCUSE_NAME = {"fr4": "Excuse", "fr3": "Excuse", "fr5": "Excuse", "priest5": "Narr",
-               "at4": "Sküs"}
 BID_NAMES = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans",
              "garde_contre": "Garde contre"}
 #: Which way the play goes round the table (seat i+1 plays after seat i), from the seeds:
@@ -82,7 +80,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
     if c.game.startswith("fr"):
         text = f"{BID_NAMES[c.bid]} by seat {c.declarer}"
         if c.game == "fr5":
-            called = card_text(c.called)
+            called = card_text(c.called, game=c.game)
             text += f", calling {called}" + ("" if not partner_known else
                                              " (the taker plays alone)" if c.partner is None
                                              else f" (held by seat {c.partner})")
@@ -95,7 +93,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
         if raw.get("alone"):
             text = f"Seat {c.declarer} calls and plays alone"
         else:
-            text = f"Seat {c.declarer} calls {card_text(c.called)}"
+            text = f"Seat {c.declarer} calls {card_text(c.called, game=c.game)}"
             if partner_known:
                 text += (" (alone: holds it)" if c.partner is None
                          else f" (partner: seat {c.partner})")
@@ -105,7 +103,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
                 + (" (von oben)" if c.von_oben else ""))
     text = f"{c.bid.replace('_', ' ').capitalize()} by seat {c.declarer}"
     if c.called is not None:
-        text += f", calling {card_text(c.called)}" + ("" if not partner_known else
+        text += f", calling {card_text(c.called, game=c.game)}" + ("" if not partner_known else
                                                   " (in the talon: alone)" if c.partner is None
                                                   else f" (held by seat {c.partner})")
     if c.objective != "contract":
@@ -190,6 +188,17 @@ def camp_names(position: Position) -> tuple[str, str]:
                 c.game, ("the taker's camp", "the defence"))
 
 
+def standard_points(count: int, ascii: bool = False) -> str:
+    """An Austrian Tarock count in thirds of a point (standard counting: 3 × points − 2 ×
+    cards) as a player says it, counting the cards in threes: 38 → "12⅔", 107 → "35⅔"
+    (``ascii``: "12 2/3")."""
+    whole, third = divmod(count, 3)
+    if ascii:
+        return " ".join(([str(whole)] if whole or not third else [])
+                        + ([f"{third}/3"] if third else []))
+    return (str(whole) if whole or not third else "") + ("", "⅓", "⅔")[third]
+
+
 def _plural(n, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -250,8 +259,10 @@ def result(position: Position) -> dict | None:
         headline = f"{name} by seat {c.declarer} {'made' if made else 'lost'}"
         camp_tricks = sum(n for s, n in enumerate(out["tricks"]) if c.camp[s] == 0)
         if c.counting == "standard":
-            game = (f"count 3 × {out['declarer_points']} − 2 × {out['declarer_cards']} = "
-                    f"{out['count']}, 107 needed")
+            # counted in threes, as players count: the value is in thirds of a point
+            game = (f"{standard_points(out['count'])} of 70 points counted in threes "
+                    f"(3 × {out['declarer_points']} − 2 × {out['declarer_cards']} = "
+                    f"{out['count']} thirds), 35⅔ needed")
             got, need = out["count"], 107
         else:
             game = f"{out['declarer_points']} of 106 points, 54 needed"
@@ -266,14 +277,16 @@ def result(position: Position) -> dict | None:
                 goal = f"the game ({game}) and {goal}"
             details.append(f"Needed: {goal}.")
         elif c.objective == "koenig_ultimo":
-            details.append(f"Needed: the called king {card_text(c.called)} in the last trick, "
+            details.append(f"Needed: the called king {card_text(c.called, game=c.game)} in the last trick, "
                            f"won by the declarer's camp.")
         elif c.bid in AT4_NEGATIVE_TRICKS:
             need = AT4_NEGATIVE_TRICKS[c.bid]
             details.append(f"The declarer took {_plural(out['tricks'][c.declarer], 'trick')}: "
                            + ("none allowed." if need == 0 else f"exactly {need} needed."))
         else:
-            headline += f" by {got - need if made else need - got}"
+            margin = got - need if made else need - got
+            headline += (f" by {standard_points(margin)}" if c.counting == "standard"
+                         else f" by {margin}")
             details.append(f"The declarer's camp ({_seats(c, position)}): {game}.")
     rows = []
     for s in range(position.seats):
@@ -321,11 +334,14 @@ def outside(position: Position, partner_known: bool = True) -> list[dict]:
     return out
 
 
-def won_so_far(position: Position) -> dict:
+def won_so_far(position: Position, seen: set | None = None) -> dict:
     """Points (and bouts, tricks) each camp has won so far, counted as the outcome counts.
 
-    At the end of the deal these are the outcome's own numbers."""
+    With ``seen`` (the outside cards a seat has seen), as that seat can count them: the
+    cards laid face down that it has not seen are left out until the end of the deal,
+    when the outcome shows them. At the end these are the outcome's own numbers."""
     c = position.contract
+    unseen = 0
     rules = c.rules
     camp = c.camp
     if c.game == "at4" and c.bid == "trischaken":
@@ -339,6 +355,9 @@ def won_so_far(position: Position) -> dict:
     french = c.game.startswith("fr")
     pts, bouts, tricks = [0, 0], [0, 0], [0, 0]
     for k, cards in enumerate(c.outside):
+        if seen is not None and not position.is_finished():
+            unseen += sum(1 for x in cards if x not in seen)
+            cards = [x for x in cards if x in seen]
         pts[k] += sum(rules.points[x] for x in cards)
         bouts[k] += sum(1 for x in cards if x in BOUTS)
     if french and position.is_finished():
@@ -385,10 +404,16 @@ def won_so_far(position: Position) -> dict:
             # what it needs depends on the bouts it has at the end, not on those won so far
             notes.append("The taker's camp needs " + ", ".join(
                 f"{FR_NEEDED[b]} with {b} bout{'' if b == 1 else 's'}" for b in range(4)) + ".")
+    if unseen:
+        notes.append(f"{_plural(unseen, 'card')} laid face down outside the hands "
+                     f"{'is' if unseen == 1 else 'are'} not counted: this seat has not "
+                     "seen them.")
     if position.contract.outside != ((), ()) and c.game != "at4":
-        notes.append("Points include the cards outside the hands.")
+        notes.append("Points include the cards outside the hands"
+                     + (" that this seat has seen." if unseen else "."))
     if c.game == "at4":
-        notes.append("Points include the talon cards of each camp.")
+        notes.append("Points include the talon cards of each camp"
+                     + (" that this seat has seen." if unseen else "."))
     return {"by": "camp", "rows": rows, "notes": notes}
 
 
@@ -419,6 +444,9 @@ def seat_view(position: Position, seat: int, shown: dict) -> dict:
         view["camps"] = [c.camp[s] if s in (seat, c.declarer) else None
                          for s in range(position.seats)]
         view["won"] = None
+    else:
+        # the face-down écart, dog or talon must not show through the camps' points
+        view["won"] = won_so_far(position, seen)
     return view
 
 

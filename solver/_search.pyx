@@ -14,7 +14,8 @@ One job per file, as in DDS (``docs/search.md`` tells the whole story):
     core.pxi     card codes, the rule parameters (Game), the state of a deal (State)
     tricks.pxi   legal cards, playing a card, counting a trick, the final value
     bounds.pxi   cheap bounds: the points still in play, sure runs of top trumps
-    table.pxi    the partition-search transposition table
+    table.pxi    the partition-search transposition table, and a search's context (Ctx:
+                 its table, root, counters and what the probes proved of each card)
     moves.pxi    move generation: equivalent cards once, best guesses first
     grow.pxi     the table (and the play memory) growing while a search needs room
     threads.pxi  one search on several threads (ABDADA over the shared table)

@@ -115,7 +115,7 @@ def analyze(position: Any, *, start: int = 0, time_limit: float | None = None,
     "decisive"}], "seats": [{"seat", "cards", "mistakes", "cost"}], "outcome"}`` —
     ``index`` is the card's index in ``played``, ``made`` the contract before the first
     card analysed (True / False / None: not proven, or Trischaken), ``outcome``
-    (FORMAT.md) None unless the deal is finished.  A value not solved is None, with
+    (docs/format.md) None unless the deal is finished.  A value not solved is None, with
     ``bounds_before`` / ``bounds_after`` ([low, high], proven; ``start_bounds`` for
     ``start_value``); a cost not exact is None with ``cost_bounds`` (a proven mistake when
     its low is above 0, else not judged); a seat's total not exact is None with

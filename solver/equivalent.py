@@ -24,7 +24,7 @@ Two legal cards ``a`` < ``b`` of the seat to play are **equivalent** when
 Why they are worth the same in every such deal: the seat's cards from ``a`` to ``b`` form a
 run that no card still in play splits, of equal points and none special.  Playing ``a``
 or playing ``b`` leaves the same position up to renaming the run's cards left in the
-seat's hand in their order; every rule of RULES.md compares a card with the cards of its
+seat's hand in their order; every rule of docs/rules.md compares a card with the cards of its
 trick (following, trumping, over-trumping, beating, winning) or with the other cards of
 its own hand (Trischaken *von oben*'s highest tarock, the Pagat as the last tarock), and
 each such comparison comes out the same for every card of the run, because nothing in

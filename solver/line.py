@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 from . import made_of
+from atout.verdict import Verdict
 
 
 class PlayedLine:
@@ -156,21 +157,23 @@ class PlayedLine:
     def verdict(self, index: int) -> dict:
         """Card ``index``'s verdict: ``value_before``, ``value_after`` and ``cost`` (None
         where not exact, with ``bounds_before``, ``bounds_after``, ``cost_bounds``),
-        ``made_before``, ``made_after`` and ``decisive``.  The cost is a player's verdict
-        on the card: exact (0: one of the best cards), at least ``cost_bounds[0]`` when
-        that is above 0 (a proven mistake), else not judged."""
+        ``made_before``, ``made_after``, ``decisive`` and ``verdict``: the card's
+        :class:`~atout.verdict.Verdict` (best, a mistake exact or at least N,
+        decisive, not judged, with the cost's proven bounds) as JSON."""
         before, after = self.exact(index), self.exact(index + 1)
         clo, chi = self.cost_bounds(index)
         made_before, made_after = self.made(index), self.made(index + 1)
+        decisive = (made_before is not None and made_after is not None
+                    and made_before != made_after)
         out = {"value_before": before, "value_after": after,
                "cost": clo if clo == chi else None,
                "made_before": made_before, "made_after": made_after,
-               "decisive": made_before is not None and made_after is not None
-               and made_before != made_after}
+               "decisive": decisive}
         if before is None:
             out["bounds_before"] = list(self.bounds(index))
         if after is None:
             out["bounds_after"] = list(self.bounds(index + 1))
         if clo != chi:
             out["cost_bounds"] = [clo, chi]
+        out["verdict"] = Verdict.of_cost(clo, chi, decisive).to_json()      # last, as gRPC's
         return out

@@ -1,4 +1,4 @@
-"""Find real finished deals for the worked scoring examples (RULES.md, seeds/000 §14).
+"""Find real finished deals for the worked scoring examples (docs/rules.md, seeds/000 §14).
 
     python tests/find_examples.py > tests/data/examples.jsonl
 

@@ -258,7 +258,8 @@ def test_cli_json_and_table():
     for d, rep in zip(deals, reports):
         assert list(rep) == ["id", "start_value", "made", "plays", "seats", "outcome"]
         assert list(rep["plays"][0]) == ["index", "seat", "card", "value_before", "value_after",
-                                         "cost", "best", "made_before", "made_after", "decisive"]
+                                         "cost", "best", "made_before", "made_after", "decisive",
+                                         "verdict"]
         assert list(rep["seats"][0]) == ["seat", "cards", "mistakes", "cost"]
         pos = parse_position(d)
         assert rep == analyze(d, start=len(pos.played) - 2 * pos.seats, tt_mb=TT)
@@ -301,7 +302,8 @@ def test_the_table_shows_ranges_the_contract_and_decisive_cards_only_where_bound
     exact = sum(p["cost"] is not None for p in report["plays"])
     first = report["plays"][0]
     # (a verdict the cheap bounds cannot give, to see it drawn)
-    first.update(made_before=True, made_after=False, decisive=True)
+    first.update(made_before=True, made_after=False, decisive=True,
+                 verdict={**first["verdict"], "kind": "decisive"})
     lines = render(pos, report, "deal", ascii=True).splitlines()
     best = sum(p["cost"] == 0 for p in report["plays"])
     assert lines[3].startswith(f"72 cards judged: {best} best, ")

@@ -1,4 +1,4 @@
-"""The worked scoring examples of RULES.md ("Check against seeds/000 §14") as real
+"""The worked scoring examples of docs/rules.md ("Check against seeds/000 §14") as real
 finished deals (tests/data/examples.jsonl, found by tests/find_examples.py)."""
 
 from __future__ import annotations

@@ -208,3 +208,30 @@ def test_atout_show_svg_draws_the_table(tmp_path):
     url = link.make_link("http://h/", pos) + "&seat=0"
     r = _atout("show", "--link", url, "--svg", "-", "--values")
     assert r.returncode == 0 and "cards unseen" in r.stdout and "Double-dummy" not in r.stdout
+
+
+def test_atout_show_svg_chooses_the_card(tmp_path):
+    """Issue 56, problem 4: a finished deal's picture is not drawn at its end, where no hand
+    holds a card: before its first card by default, said on stderr; --card K chooses, as a
+    link's card= does, for a file and for a link; a card beyond the deal is refused."""
+    deal = json.loads(open("tests/data/played.jsonl").readline())
+    src = tmp_path / "p.jsonl"
+    src.write_text(json.dumps(deal) + "\n")
+    r = _atout("show", str(src), "--svg", "-")
+    assert r.returncode == 0, r.stderr
+    assert "finished: drawn before its first card" in r.stderr and "--card K" in r.stderr
+    assert "No card played yet" in r.stdout and "no cards left" not in r.stdout
+    k = len(deal["played"]) - 8
+    r = _atout("show", str(src), "--svg", "-", "--card", str(k), "--values", "--time-limit", "20")
+    assert r.returncode == 0, r.stderr
+    assert f"After card {k} of" in r.stdout and "Double-dummy value" in r.stdout
+    assert r.stderr == ""
+    url = link.make_link("http://h/", deal)
+    r = _atout("show", "--link", url, "--card", str(k))
+    assert r.returncode == 0 and f"shown after card {k}" in r.stdout
+    r = _atout("show", "--link", url, "--card", str(k), "--json")
+    assert json.loads(r.stdout)["played"] == deal["played"][:k]
+    bad = _atout("show", str(src), "--card", "99")
+    assert bad.returncode == 1 and bad.stderr.strip().endswith("card: 99 asked, only 72 played")
+    neg = _atout("show", str(src), "--card", "-1")
+    assert neg.returncode != 0 and "Traceback" not in neg.stderr and "card" in neg.stderr

@@ -326,7 +326,7 @@ def test_bad_messages_are_invalid_argument_with_one_log_line(plain):
     lines = plain.log_text().splitlines()[before:]
     assert len([l for l in lines if "INVALID_ARGUMENT (not a valid" in l]) == calls, lines
     assert "Traceback" not in plain.log_text() and "Unexpected" not in plain.log_text()
-    # a contract that decodes but is not FORMAT.md's object: refused by the rules, naming it
+    # a contract that decodes but is not docs/format.md's object: refused by the rules, naming it
     with Client(plain.address) as c:
         message = convert.position_message(SMALL)
         message.contract.Clear()

@@ -77,3 +77,26 @@ def test_the_route_draws_the_values_it_is_given(client):
         r = client.post("/api/picture", json={"position": obj, "values": bad})
         assert r.status_code == 422 and r.json()["field"] == "values"
         assert reason in r.json()["reason"]
+
+
+def test_a_what_if_is_said_and_a_bad_real_line_refused(client):
+    deal = PLAYED[1]
+    k = 6
+    pos = parse_position({**deal, "played": deal["played"][:k]})
+    other = next(c for c in table(pos)["legal"] if c != deal["played"][k])
+    line = {**deal, "played": deal["played"][:k] + [other]}
+    r = client.post("/api/picture", json={"position": line, "real_played": deal["played"]})
+    assert r.status_code == 200 and r.json()["name"].endswith("-what-if")
+    assert any(t.startswith(f"What-if, not the real play: from card {k + 1}, ")
+               for t in texts(r.json()["svg"]))
+    # from a seat that did not hold the card really played, that card is not named
+    seat = next(s for s in range(3) if deal["played"][k] not in deal["hands"][s])
+    r = client.post("/api/picture", json={"position": line, "real_played": deal["played"],
+                                          "seat": seat})
+    said = next(t for t in texts(r.json()["svg"]) if t.startswith("What-if"))
+    assert said.endswith("instead of the real card")
+    same = client.post("/api/picture", json={"position": {**deal, "played": deal["played"][:k]},
+                                             "real_played": deal["played"]})
+    assert not any(t.startswith("What-if") for t in texts(same.json()["svg"]))
+    bad = client.post("/api/picture", json={"position": line, "real_played": "KH"})
+    assert bad.status_code == 422 and bad.json()["field"] == "real_played"

@@ -186,7 +186,7 @@ def test_the_numbers_are_the_files(browser, report):
         decisive = [p["index"] for p in r["plays"] if p["decisive"]]
         assert [int(x) for x in deal.locator("ul.decisive li").evaluate_all(
             "li => li.map(l => l.dataset.index)")] == decisive
-        dearest = sorted((p for p in r["plays"] if _low(p) > 0),
+        dearest = sorted((p for p in r["plays"] if _low(p) > 0 and not p["decisive"]),
                          key=lambda p: (-_low(p), p["index"]))[:5]
         items = deal.locator("ul.mistakes li")
         assert items.evaluate_all("li => li.map(l => [+l.dataset.index, +l.dataset.cost, "
@@ -351,3 +351,34 @@ def test_a_page_path_that_is_no_regular_file_is_left_as_it_was(tmp_path, report)
     assert r.returncode == 0 and link.is_symlink(), r.stderr
     assert page.read_text().startswith("<!DOCTYPE html>")
     assert not list(tmp_path.glob("*.atout-tmp"))
+
+
+def test_boards_in_order_and_long_names_on_a_phone(browser, report, tmp_path):
+    """Issue 56, problem 9: boards met in the order 10, 2, 1, B are listed 1 2 10 B; a long
+    unbroken name does not widen the page past a phone's screen; a decisive card is said
+    once (not again among the dearest mistakes)."""
+    _, results, _ = report
+    boards = {1: 10, 2: 10, 3: 2, 4: 2, 5: 1, 6: "B"}
+    lines = []
+    for r in results:
+        if r["input_line"] in boards:
+            r = json.loads(json.dumps(r))
+            r["position"]["board"] = boards[r["input_line"]]
+            if r["input_line"] == 5:
+                r["position"]["players"] = ["Wolfgang" * 12] + r["position"]["players"][1:]
+            lines.append(json.dumps(r))
+    src = tmp_path / "out.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+    page = tmp_path / "report.html"
+    r = _atout("report", str(src), "-o", str(page))
+    assert r.returncode == 0, r.stderr
+    pg = _open(browser, page, PHONE)
+    assert pg.locator("#boards nav a").all_inner_texts() == ["1", "2", "10", "B"]
+    assert [h.split(" ")[1] for h in pg.locator("section.board h3").all_inner_texts()] == \
+        ["1", "2", "10", "B"]
+    assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for deal in pg.locator("article.deal").all():
+        decisive = deal.locator("ul.decisive li").evaluate_all("li => li.map(l => l.dataset.index)")
+        dearest = deal.locator("ul.mistakes li").evaluate_all("li => li.map(l => l.dataset.index)")
+        assert not set(decisive) & set(dearest)
+    assert pg.errors == []

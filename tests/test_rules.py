@@ -1,4 +1,4 @@
-"""Unit tests of each rule that differs between the games (RULES.md).
+"""Unit tests of each rule that differs between the games (docs/rules.md).
 
 Trick rules are tested on atout.tricks with explicit hands; counting rules on
 atout.scoring with explicit tricks (who won which cards); the rules that need a
@@ -119,7 +119,7 @@ def test_fr5_called_suit_first_lead():
 
 
 def test_fr_overtrump_in_fr3_and_fr5():
-    """RULES.md §1 "Playing a trick": the overtrump obligation is a rule of every French
+    """docs/rules.md §1 "Playing a trick": the overtrump obligation is a rule of every French
     game (fr3 and fr5 as well as fr4)."""
     for game in ("fr3", "fr5"):
         r = rules_for(game)
@@ -324,7 +324,7 @@ def test_fr5_scores_partner_and_alone():
 
 
 def test_fr_score_examples_of_the_rulebook():
-    """RULES.md §1 "The score": the check values against seeds/000 §14, on deals built to
+    """docs/rules.md §1 "The score": the check values against seeds/000 §14, on deals built to
     have those points, bouts and bonuses (fr4 garde, 3 points in the écart; fr5 garde)."""
     petit_won = (["0:T1", "1:2H", "2:3H", "3:4H"], 0)      # the taker wins T1 in the last trick
     petit_lost = (["1:T1", "2:2H", "3:3H", "0:4H"], 1)     # the defence does
@@ -358,7 +358,7 @@ def test_fr_score_examples_of_the_rulebook():
 
 
 def test_fr_excuse_in_last_trick_won_by_the_partner_changes_camp():
-    """RULES.md §1 "Where the Excuse goes": in the last trick the Excuse goes to the camp
+    """docs/rules.md §1 "Where the Excuse goes": in the last trick the Excuse goes to the camp
     opposite the player who played it, *whoever wins the trick* — also when that player's
     own partner (fr5) wins it (no slam: the defence won the other tricks)."""
     c = fr5_contract()
@@ -370,7 +370,7 @@ def test_fr_excuse_in_last_trick_won_by_the_partner_changes_camp():
 
 
 def test_fr_contract_made_with_exactly_the_points_needed():
-    """RULES.md §1 "Camps and what is counted": the contract is made when m ≥ 0, so exactly
+    """docs/rules.md §1 "Camps and what is counted": the contract is made when m ≥ 0, so exactly
     the points needed make it (by 0); half a point less loses it by 1."""
     c = fr4_contract("garde", taker=0)
     won = ["T21", "T1", "KS", "KH", "KD", "KC", "QS", "QH", "JS", "JH", "2H", "3H"]  # 76 half
@@ -381,7 +381,7 @@ def test_fr_contract_made_with_exactly_the_points_needed():
 
 
 def test_fr_bouts_in_the_dog():
-    """RULES.md §1 "Camps and what is counted": garde sans, the dog counts for the taker —
+    """docs/rules.md §1 "Camps and what is counted": garde sans, the dog counts for the taker —
     a bout in it too (51 needed with one bout); garde contre, for the defence."""
     dog = ["T21", "2S", "3S", "4S", "5S", "6S"]
     c = fr4_contract("garde_sans", dog=dog)
@@ -393,7 +393,7 @@ def test_fr_bouts_in_the_dog():
 
 
 def test_fr_petit_before_the_last_trick_is_not_au_bout():
-    """RULES.md §1 "Bonuses": the petit counts as au bout from the second-to-last trick only
+    """docs/rules.md §1 "Bonuses": the petit counts as au bout from the second-to-last trick only
     in the slam case, when the Excuse wins the last trick — not when a plain card wins it."""
     c = fr4_contract("prise", taker=0)
     before = ["0:T1", "1:1H", "2:2H", "3:3H"]
@@ -404,7 +404,7 @@ def test_fr_petit_before_the_last_trick_is_not_au_bout():
 
 
 def test_fr3_scores():
-    """RULES.md §1 "The score": per seat, fr3 taker +2S, each defender −S."""
+    """docs/rules.md §1 "The score": per seat, fr3 taker +2S, each defender −S."""
     c = contract_for("fr3", "garde", taker=1, chelem=False, poignees=False)
     c = dataclasses.replace(c, outside=(tuple(map(card, DOG)), ()))
     for winner_seat in (1, 0):
@@ -414,7 +414,7 @@ def test_fr3_scores():
 
 
 def test_fr5_camps_when_the_taker_holds_the_called_card_or_it_is_in_the_dog():
-    """RULES.md §1 "Camps and what is counted": fr5, the holder of the called card is the
+    """docs/rules.md §1 "Camps and what is counted": fr5, the holder of the called card is the
     taker's partner; if the taker holds it or it is in the dog, the taker plays alone."""
     for where in ("taker", "dog", "partner"):
         obj = random_position(random.Random(3), "fr5", "garde", taker=2, called_where=where,
@@ -461,7 +461,7 @@ def _fr5_partner_trick_slam():
 
 
 def test_fr5_slam_case_counts_the_partners_tricks():
-    """RULES.md §1 "Where the Excuse goes", slam case: it is the *camp* of the player of the
+    """docs/rules.md §1 "Where the Excuse goes", slam case: it is the *camp* of the player of the
     Excuse that must have won every previous trick — in fr5 a trick won by the partner
     counts — and the Excuse then wins the last trick."""
     pos = _fr5_partner_trick_slam()
@@ -473,7 +473,7 @@ def test_fr5_slam_case_counts_the_partners_tricks():
 
 
 def test_fr_excuse_led_to_the_first_trick_does_not_win():
-    """RULES.md §1 "Playing a trick": the Excuse never wins except in the slam case, which
+    """docs/rules.md §1 "Playing a trick": the Excuse never wins except in the slam case, which
     is about the *last* trick — led to trick 1 (no trick lost yet) it does not win."""
     pos = _slam_position(0, 0, "garde_sans")
     pos.play(EXCUSE)
@@ -568,7 +568,7 @@ def test_priest_open_cards_count_for_the_dealer():
 
 
 def test_priest_71_points_need_36():
-    """RULES.md §2 "Result": with 71 points the party with 36 wins — 35 loses."""
+    """docs/rules.md §2 "Result": with 71 points the party with 36 wins — 35 loses."""
     c = priest_contract(opened=("2S", "3S", "4S"))        # open cards worth 0 (the dealer's)
     zeros = ["5S", "6S", "7S", "8S", "9S", "10S", "1S"]
     for extra, caller_wins in ((["NS", "JS"], False),     # 30 + 3 + 2 = 35
@@ -583,7 +583,7 @@ def test_priest_71_points_need_36():
 
 
 def test_priest_caller_alone_scores():
-    """RULES.md §2 "Result": caller alone ±4, each opponent ∓1."""
+    """docs/rules.md §2 "Result": caller alone ±4, each opponent ∓1."""
     c = priest_contract()
     c = dataclasses.replace(c, partner=None, camp=(0, 1, 1, 1, 1), alone=True)
     out = outcome(c, tricks((5, 0, rest(c))))
@@ -593,7 +593,7 @@ def test_priest_caller_alone_scores():
 
 
 def test_priest_partner_from_the_called_card():
-    """RULES.md §2 "Contract": the holder of the called card is the partner; if it is one of
+    """docs/rules.md §2 "Contract": the holder of the called card is the partner; if it is one of
     the 3 open cards the dealer is; if the caller holds it the caller is alone.  The open
     cards count for the dealer's party."""
     obj = random_position(random.Random(5), "priest5", caller=0, dealer=4, alone=False)
@@ -682,7 +682,7 @@ def test_at4_trischaken_von_oben():
 
 
 def test_at4_colour_games_skus_is_a_tarock_lead():
-    """RULES.md §3: in colour games nobody may lead a tarock while holding a suit card —
+    """docs/rules.md §3: in colour games nobody may lead a tarock while holding a suit card —
     the Sküs is a tarock."""
     for bid in ("farbensechser", "farbenrufer", "farbendreier", "farbensolo"):
         assert legal(at4(bid), ["EX", "7S"]) == {"7S"}
@@ -690,7 +690,7 @@ def test_at4_colour_games_skus_is_a_tarock_lead():
 
 
 def test_at4_pagat_last_counts_the_skus_and_holds_in_every_negative_game():
-    """RULES.md §3 "Negative games": the Pagat may be played only as the player's last
+    """docs/rules.md §3 "Negative games": the Pagat may be played only as the player's last
     tarock (the Sküs is a tarock), in Trischaken too."""
     for bid in ("trischaken", "piccolo", "zwiccolo", "triccolo", "bettler", "bettler_ouvert"):
         r = at4(bid)
@@ -701,7 +701,8 @@ def test_at4_pagat_last_counts_the_skus_and_holds_in_every_negative_game():
 
 
 def test_at4_red_pips_in_both_red_suits():
-    """RULES.md §3: red suits ♥♦ rank K > Q > N > J > 1 > 2 > 3 > 4 (diamonds as hearts)."""
+    """docs/rules.md §3: red suits ♥♦ rank K > Q > N > J > 1 > 2 > 3 > 4 (diamonds as
+    hearts)."""
     r = at4("dreier")
     assert winner(r, ["4D", "1D", "3D", "2D"]) == 1
     assert winner(r, ["3D", "4D", "2D", "KS"]) == 2
@@ -845,7 +846,7 @@ def test_at4_rufer_partner_side_cards():
 
 
 def test_at4_point_game_threshold_54():
-    """RULES.md §3: a positive game is made with 54 (seed counting) — 53 is lost."""
+    """docs/rules.md §3: a positive game is made with 54 (seed counting) — 53 is lost."""
     c = at4_contract("dreier")
     base = ["KS", "KH", "KD", "KC", "T21", "EX", "QS", "QH", "QD", "QC",
             "T10", "T11", "T12", "T13", "T14"]                    # 46 + 5
@@ -857,7 +858,7 @@ def test_at4_point_game_threshold_54():
 
 
 def test_at4_standard_counting_threshold_107():
-    """RULES.md §3: standard counting, made when 3·S − 2·c ≥ 107: 107 made, 106 lost."""
+    """docs/rules.md §3: standard counting, made when 3·S − 2·c ≥ 107: 107 made, 106 lost."""
     c = at4_contract("dreier", counting="standard")
     top = ["KS", "KH", "KD", "KC", "T21", "EX", "T1", "JS"]                  # 37 points
     for won, count in ((top + ["JH"] + [f"T{n}" for n in range(2, 9)], 106),      # 46, 16
@@ -867,7 +868,7 @@ def test_at4_standard_counting_threshold_107():
 
 
 def test_at4_bird_must_win_for_the_declarers_camp_by_itself():
-    """RULES.md §3 "Goals" and announcement objectives: the declarer's camp's bird must win
+    """docs/rules.md §3 "Goals" and announcement objectives: the declarer's camp's bird must win
     its trick by itself — a bird of the other camp winning it, or the bird's trick won for
     the declarer's camp by another card, does not count."""
     c = at4_contract("pagatrufer", partner=2, called=card("KH"))
@@ -887,7 +888,7 @@ def test_at4_bird_must_win_for_the_declarers_camp_by_itself():
 
 
 def test_at4_koenig_ultimo_needs_the_called_king():
-    """RULES.md §3 announcement objectives: koenig_ultimo — the called king is in the last
+    """docs/rules.md §3 announcement objectives: koenig_ultimo — the called king is in the last
     trick and the declarer's camp wins it; winning the last trick without it is not enough."""
     c = at4_contract("solorufer", partner=2, called=card("KH"), objective="koenig_ultimo")
     last = ["0:KD", "1:1D", "2:2D", "3:3D"]
@@ -899,7 +900,7 @@ def test_at4_koenig_ultimo_needs_the_called_king():
 
 
 def test_at4_side_cards_count_for_the_camp_of_their_seat():
-    """RULES.md §3 "Talon" and FORMAT.md: side cards count for the camp of the seat they
+    """docs/rules.md §3 "Talon" and docs/format.md: side cards count for the camp of the seat they
     are listed under (the declarer's partner: the declarer's camp)."""
     obj = random_position(random.Random(4), "at4", "solorufer", declarer=0, called_where="partner")
     side = [x for cs in obj["contract"]["side_cards"].values() for x in cs]
@@ -912,7 +913,7 @@ def test_at4_side_cards_count_for_the_camp_of_their_seat():
 
 
 def test_card_points_of_each_game():
-    """RULES.md §1 "Cards and card points" (half points), §2 and §3 card points."""
+    """docs/rules.md §1 "Cards and card points" (half points), §2 and §3 card points."""
     want = {"fr4": ({"K": 9, "Q": 7, "N": 5, "J": 3, "10": 1, "1": 1}, 9, 1, 182),
             "priest5": ({"K": 5, "Q": 4, "N": 3, "J": 2, "10": 0, "1": 0}, 5, 0, 71),
             "at4": ({"K": 5, "Q": 4, "N": 3, "J": 2, "10": 1, "1": 1}, 5, 1, 106)}

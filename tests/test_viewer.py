@@ -1025,3 +1025,56 @@ def test_a_review_ended_or_stopped_before_its_first_verdict_says_so(page, then):
         page.click("#analysis-stop")
         page.wait_for_function("state.analysing === null")
     assert "not known yet" in page.inner_text("#seat-costs")
+
+
+def test_a_review_outlives_a_reload_and_another_limit_does_not_restart_it(page):
+    """Issue 56, problem 5: a review found (or stopped) in a tab is shown again after a
+    reload, from the trick it started at, and no new one starts by itself; choosing another
+    time limit keeps the review shown and says the limit is for the next one."""
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    k = len(deal["played"])
+    start = (24 - 4) * 3                                   # the last four tricks: quick
+    open_deal(page, index, k)
+    report = analyse_from(page, start)
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if "/api/analyze" in r.url else None)
+    page.reload()
+    wait_card(page, k)
+    page.wait_for_function("n => state.analysis && state.analysis.start === n", arg=start)
+    assert page.evaluate("state.analysis.plays") == report["plays"]
+    assert page.input_value("#analysis-start") == str(start)
+    assert "found before in this tab" in page.inner_text("#analysis-status")
+    page.select_option("#analysis-limit", "60")
+    assert "for the next review" in page.inner_text("#analysis-limit-note")
+    page.wait_for_timeout(800)                             # a restart would be under way by now
+    assert page.evaluate("state.analysing") is None and not requests
+    assert page.evaluate("state.analysis.plays") == report["plays"]
+    page.click("#analyse")                                  # asked: a new review
+    page.wait_for_function("state.analysis && !state.analysing && state.analysis.status !== 'running'",
+                           timeout=60000)
+    assert requests and page.inner_text("#analysis-limit-note") == ""
+
+
+def test_the_review_reads_each_cards_verdict(page):
+    """Issue 56: the page draws the verdict the analysis named (play.verdict), not one worked
+    out again from the cost, and writes a proven mistake of at least N as "≥N", as the
+    report and the terminal do (not "20 … 52")."""
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    k = len(deal["played"])
+    open_deal(page, index, k)
+    report = analyse_from(page, (24 - 4) * 3)
+    plays = report["plays"]
+    mistake = dict(plays[0], cost=None, cost_bounds=[20, 52], decisive=False,
+                   verdict={"kind": "mistake", "low": 20, "high": 52})
+    best = dict(plays[1], cost=7, decisive=False, verdict={"kind": "best", "low": 0, "high": 0})
+    rest = [dict(p, cost=0, decisive=False, verdict={"kind": "best", "low": 0, "high": 0})
+            for p in plays[2:]]
+    page.evaluate("""async (plays) => {
+        const review = await import('/static/review.js');
+        state.analysis = Object.assign({}, state.analysis, {plays});
+        review.drawAnalysis(); }""", [mistake, best] + rest)
+    items = page.locator("#mistakes li.mistake").all()
+    assert [int(i.get_attribute("data-index")) for i in items] == [mistake["index"]]
+    assert items[0].locator(".cost").inner_text() == "≥20"

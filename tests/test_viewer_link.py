@@ -171,3 +171,58 @@ def test_save_image_as_svg_and_png(page):
         page.click("#save-svg")
     svg = open(seat_file.value.path(), encoding="utf-8").read()
     assert "cards unseen" in svg and "Double-dummy" not in svg
+
+
+def test_a_what_ifs_picture_says_it_is_one(page):
+    """Issue 56, problem 3: a picture saved on a what-if line says so — from which card,
+    the card played instead and the card really played — and its file name too."""
+    index = GAMES["fr3"]
+    deal = PLAYED[index]
+    k = len(deal["played"]) - 4 * 3
+    open_deal(page, index, k)
+    shown = wait_solved(page, k)
+    other = next(c for c in shown["cards"] if c != deal["played"][k])
+    page.click(f".card.legal[data-card='{other}']")
+    wait_card(page, k + 1)
+    page.click("#save-image")
+    with page.expect_download() as svg_file:
+        page.click("#save-svg")
+    assert svg_file.value.suggested_filename == f"{deal['id']}-card-{k + 1}-what-if.svg"
+    root = ET.fromstring(open(svg_file.value.path(), encoding="utf-8").read())
+    text = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    line = next(t for t in text if t.startswith("What-if"))
+
+    def name(tok):
+        return "Excuse" if tok == "EX" else (f"{tok[1:]} atout" if tok.startswith("T")
+                                             else tok[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[tok[-1]])
+    assert line == (f"What-if, not the real play: from card {k + 1}, {name(other)} was played "
+                    f"instead of {name(deal['played'][k])}")
+    # back on the real play: no such line
+    page.click("#back-to-real")
+    wait_card(page, k)
+    with page.expect_download() as real_file:
+        page.click("#save-svg")
+    assert "What-if" not in open(real_file.value.path(), encoding="utf-8").read()
+
+
+def test_a_deal_opened_from_a_link_keeps_itself_in_the_address(page):
+    """Issue 56, problem 6: a link's deal that is also in this page's list is shown there,
+    but the address keeps the deal itself (#d=…), not its number here: another viewer's
+    list differs, and #deal=N would open another deal there without a word."""
+    index = GAMES["fr4"]
+    deal = PLAYED[index]
+    payload = link.encode(deal)
+    page.goto(f"{page.base}#d={payload}&card=5")
+    wait_card(page, 5)
+    assert page.evaluate("state.dealIndex") == index          # shown as the list's own
+    assert page.evaluate("location.hash") == f"#d={payload}&card=5"
+    page.keyboard.press("ArrowRight")
+    wait_card(page, 6)
+    assert page.evaluate("location.hash") == f"#d={payload}&card=6"
+    page.reload()
+    wait_card(page, 6)
+    assert page.evaluate("state.dealIndex") == index
+    # a deal chosen in the list is still written by its number
+    other = GAMES["fr3"]
+    page.select_option("#deal-select", str(other))
+    page.wait_for_function("n => location.hash.startsWith('#deal=' + n + '&')", arg=other)

@@ -193,3 +193,39 @@ def test_a_seat_with_one_choice_is_told_so_at_once(page):
         assert page.locator("#advice-cards tr.recommended").count() == 0
         assert page.get_attribute("#advice-status", "data-status") == "ok"
         page.select_option("#view-seat", "")
+
+
+def test_a_seats_advice_stopped_by_its_time_limit_offers_the_limit(page):
+    """Issue 56, problem 2: early in a deal the advice may solve no deal within the search
+    time limit; the advice says so and the control it speaks of is there, in its own panel
+    (the double-dummy panel, which holds the other, is hidden from a seat's view)."""
+    index = next(i for i, d in enumerate(PLAYED) if d["game"] == "fr4")
+    deal = PLAYED[index]
+    k = 8
+    seat = atout.position.parse_position({**deal, "played": deal["played"][:k]}).to_play
+    asked = []
+
+    def none_solved(route):
+        asked.append(json.loads(route.request.post_data)["time_limit"])
+        answer = route.fetch().json()
+        answer.update(status="time_limit", solved=0)
+        route.fulfill(json=answer)
+
+    page.route("**/api/advise", none_solved)
+    page.context.add_init_script("localStorage.setItem('atout-solve-limit', '2')")
+    page.goto(f"{page.base}#deal={index}&card={k}")
+    wait_card(page, k)
+    page.select_option("#view-seat", str(seat))
+    page.wait_for_function("() => document.getElementById('advice-status').textContent.includes('No deal')",
+                           timeout=60000)
+    status = page.inner_text("#advice-status")
+    assert "search time limit below" in status
+    assert page.locator("#dd-panel").is_hidden() and page.locator("#advice-limit").is_visible()
+    assert page.input_value("#advice-limit") == "2" and asked == [2]
+    page.select_option("#advice-limit", "15")
+    page.wait_for_function("() => document.getElementById('advice-status').textContent.includes('No deal')"
+                           " && document.getElementById('advice-status').textContent.includes('15 s')",
+                           timeout=60000)
+    assert asked == [2, 15]
+    assert page.input_value("#solve-limit") == "15"       # the one limit, kept for a reload
+    assert page.evaluate("localStorage.getItem('atout-solve-limit')") == "15"

@@ -13,9 +13,22 @@ class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     STATUS_UNSPECIFIED: _ClassVar[Status]
     STATUS_OK: _ClassVar[Status]
     STATUS_LIMIT: _ClassVar[Status]
+
+class VerdictKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VERDICT_KIND_UNSPECIFIED: _ClassVar[VerdictKind]
+    VERDICT_KIND_BEST: _ClassVar[VerdictKind]
+    VERDICT_KIND_MISTAKE: _ClassVar[VerdictKind]
+    VERDICT_KIND_DECISIVE: _ClassVar[VerdictKind]
+    VERDICT_KIND_NOT_JUDGED: _ClassVar[VerdictKind]
 STATUS_UNSPECIFIED: Status
 STATUS_OK: Status
 STATUS_LIMIT: Status
+VERDICT_KIND_UNSPECIFIED: VerdictKind
+VERDICT_KIND_BEST: VerdictKind
+VERDICT_KIND_MISTAKE: VerdictKind
+VERDICT_KIND_DECISIVE: VerdictKind
+VERDICT_KIND_NOT_JUDGED: VerdictKind
 
 class Hand(_message.Message):
     __slots__ = ("cards",)
@@ -167,8 +180,18 @@ class AnalysisUpdate(_message.Message):
     resumed: bool
     def __init__(self, analysis: _Optional[_Union[Analysis, _Mapping]] = ..., final: _Optional[bool] = ..., session: _Optional[str] = ..., resumed: _Optional[bool] = ...) -> None: ...
 
+class Verdict(_message.Message):
+    __slots__ = ("kind", "low", "high")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    kind: VerdictKind
+    low: int
+    high: int
+    def __init__(self, kind: _Optional[_Union[VerdictKind, str]] = ..., low: _Optional[int] = ..., high: _Optional[int] = ...) -> None: ...
+
 class Play(_message.Message):
-    __slots__ = ("index", "seat", "card", "value_before", "value_after", "cost", "best", "made_before", "made_after", "decisive", "bounds_before", "bounds_after", "cost_bounds")
+    __slots__ = ("index", "seat", "card", "value_before", "value_after", "cost", "best", "made_before", "made_after", "decisive", "bounds_before", "bounds_after", "cost_bounds", "verdict")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
@@ -182,6 +205,7 @@ class Play(_message.Message):
     BOUNDS_BEFORE_FIELD_NUMBER: _ClassVar[int]
     BOUNDS_AFTER_FIELD_NUMBER: _ClassVar[int]
     COST_BOUNDS_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     card: str
@@ -195,7 +219,8 @@ class Play(_message.Message):
     bounds_before: Bounds
     bounds_after: Bounds
     cost_bounds: Bounds
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., card: _Optional[str] = ..., value_before: _Optional[int] = ..., value_after: _Optional[int] = ..., cost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., made_before: _Optional[bool] = ..., made_after: _Optional[bool] = ..., decisive: _Optional[bool] = ..., bounds_before: _Optional[_Union[Bounds, _Mapping]] = ..., bounds_after: _Optional[_Union[Bounds, _Mapping]] = ..., cost_bounds: _Optional[_Union[Bounds, _Mapping]] = ...) -> None: ...
+    verdict: Verdict
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., card: _Optional[str] = ..., value_before: _Optional[int] = ..., value_after: _Optional[int] = ..., cost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., made_before: _Optional[bool] = ..., made_after: _Optional[bool] = ..., decisive: _Optional[bool] = ..., bounds_before: _Optional[_Union[Bounds, _Mapping]] = ..., bounds_after: _Optional[_Union[Bounds, _Mapping]] = ..., cost_bounds: _Optional[_Union[Bounds, _Mapping]] = ..., verdict: _Optional[_Union[Verdict, _Mapping]] = ...) -> None: ...
 
 class SeatSummary(_message.Message):
     __slots__ = ("seat", "cards", "mistakes", "cost", "at_least", "not_judged")

@@ -1,7 +1,7 @@
 // The page's address and its share links.  The address always says what is shown — the
 // deal, the card, a what-if line and the view — so a reload shows it again: a deal of the
-// server's list by its number (#deal=4&card=49&from=48&whatif=6D), any other deal by
-// itself (#d=<the deal, link.js>&card=…).  "Share" gives the second form for every deal:
+// server's list by its number (#deal=4&card=49&from=48&whatif=6D), any other deal — and
+// one of the list opened from a link — by itself (#d=<the deal, link.js>&card=…).  "Share" gives the second form for every deal:
 // the link carries the deal, so anyone opening it on an atout viewer sees the same table.
 import { state, $ } from "./state.js";
 import { encode, linkParts, readLink, viewNumber, LinkError } from "./link.js";
@@ -15,7 +15,9 @@ function viewPart() {
 
 function dealPart(share) {
   const d = state.deals[state.dealIndex];
-  if (!share && d && !d.shared) return "deal=" + state.dealIndex;
+  // a deal of the list by its number, unless it came in a link: another viewer's list
+  // differs, so the address keeps the deal itself (a reload or a copy shows the same one)
+  if (!share && d && !d.shared && !d.fromLink) return "deal=" + state.dealIndex;
   if (!d.payload) d.payload = encode(d.obj);
   return "d=" + d.payload;
 }

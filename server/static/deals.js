@@ -201,6 +201,7 @@ async function openShared(view) {
     i = addDeals([obj], "Shared link", true);
     state.deals[i].payload = payload;
   }
+  state.deals[i].fromLink = true;       // its address stays #d=…, as it came (address.js)
   loadDeal(i, view);
   return null;
 }

@@ -26,7 +26,7 @@ const VIEW_DIGITS = 3;
 const INTEGER_ID = /^(0|-?[1-9][0-9]*)$/;
 const ID_RANGE = [-(2n ** 63n), 2n ** 63n - 1n];
 
-// cards as numbers (FORMAT.md): suit × 14 + rank − 1 for suits S H D C and ranks 1 … 10 J N Q K,
+// cards as numbers (docs/format.md): suit × 14 + rank − 1 for suits S H D C and ranks 1 … 10 J N Q K,
 // then T1 … T21 (56 … 76) and EX (77)
 const RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K"];
 const TOKENS = [];

@@ -22,6 +22,8 @@ export function openImage(open) {
 async function picture() {
   const body = { position: positionAt(state.cursor) };
   if (state.viewSeat !== null) body.seat = state.viewSeat;
+  // a what-if's picture says so: the server finds where this line leaves the real play
+  if (state.whatIfFrom !== null && state.whatIfFrom < state.cursor) body.real_played = state.real;
   const solved = currentSolve();
   if ($("image-values").checked && !$("image-values").disabled && solved) {
     body.values = { status: solved.status, value: solved.value, cards: solved.cards || null, bounds: solved.bounds || null };

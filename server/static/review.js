@@ -10,19 +10,24 @@ import { tokenEl, tokensEl, cardText, valueText } from "./cards.js";
 import { hasContract, madeWord, madeSentence } from "./value.js";
 import { go } from "./stepping.js";
 
+// Each card's verdict is the analysis' own (p.verdict: {kind, low, high}, atout/verdict.py),
+// read here, not worked out again, and written as every tool writes it: "12" a mistake
+// costing 12, "≥12" one of at least 12 (proven), "0 … 30" not judged (its cost's range).
 // what a card of the analysis is proven to have cost: exact, else its range's low end
-export const provenCost = (p) => (p.cost !== null ? p.cost : p.cost_bounds[0]);
-const costText = (p) => (p.cost !== null ? String(p.cost) : p.cost_bounds[0] + " … " + p.cost_bounds[1]);
+export const provenCost = (p) => p.verdict.low;
+const costText = (p) => {
+  const v = p.verdict;
+  if (v.low === v.high) return String(v.low);
+  return v.low > 0 ? "≥" + v.low : v.low + " … " + v.high;
+};
 // (neither: a review stopped or ended after its start, before the first verdict came)
 const valueOrRange = (v, bounds) => (v !== null && v !== undefined ? valueText(v)
   : bounds ? valueText(bounds[0]) + " … " + valueText(bounds[1]) : "not known yet");
 
-// A card's verdict: "best" (cost 0, exact), "mistake" (a cost above 0 proven), "decisive"
-// (it turned a made contract into a lost one or back), or "open" (not judged in the time).
+// A card's verdict as the page's classes name it: "best", "mistake", "decisive" (it turned
+// a made contract into a lost one or back), or "open" (not judged in the time).
 export function verdictOf(p) {
-  if (p.decisive) return "decisive";
-  if (provenCost(p) > 0) return "mistake";
-  return p.cost === 0 ? "best" : "open";
+  return p.verdict.kind === "not_judged" ? "open" : p.verdict.kind;
 }
 
 export function fillStartOptions() {
@@ -41,12 +46,58 @@ export function fillStartOptions() {
 let timer = null;
 let pending = null;     // a what-if line waiting for its end's value before it is reviewed
 
+// Reviews found in this tab outlive a reload (sessionStorage, this tab only): the last
+// KEPT_REVIEWS of them, none over KEPT_CHARS characters (a whole deal's is about 30 000).
+// A review kept for the line shown is shown again as it was, stopped or not, and no new
+// one starts by itself.
+const KEPT = "atout-reviews";
+const KEPT_REVIEWS = 8;
+const KEPT_CHARS = 200000;
+const reviewKey = (line) => keyOf(state.deal.hands.flat()) + "|" + keyOf(line);
+
+function keptReviews() {
+  try { return JSON.parse(sessionStorage.getItem(KEPT) || "[]"); } catch (e) { return []; }
+}
+
+function keepReview() {
+  const a = state.analysis;
+  if (!a || !state.analysisLine || a.status === "running") return;
+  const key = reviewKey(state.analysisLine);
+  const entry = { key, analysis: a };
+  if (JSON.stringify(entry).length > KEPT_CHARS) return;
+  const kept = [entry, ...keptReviews().filter((e) => e.key !== key)].slice(0, KEPT_REVIEWS);
+  try { sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* full: not kept */ }
+}
+
+// the last review kept for the line shown: shown (from the trick it started at), and true,
+// if there is one
+function showKeptReview() {
+  const key = reviewKey(state.line);
+  const found = keptReviews().find((e) => e.key === key);
+  if (!found) return false;
+  $("analysis-start").value = String(found.analysis.start);
+  state.analysis = found.analysis;
+  state.analysisLine = state.line.slice();
+  state.analysisSession = null;           // the server's analysis is not this tab's any more
+  drawAnalysis();
+  drawProgress(state.analysis, false);
+  showControls(false);
+  const status = $("analysis-status");
+  status.className = "dd-status" + (found.analysis.status === "ok" ? "" : " limited");
+  const n = judged(found.analysis);
+  status.textContent = "The review found before in this tab: " + n + " of " +
+    plural(found.analysis.plays.length, "card") + " judged" +
+    (found.analysis.status === "ok" ? "." : ". Press Analyse to review again.");
+  return true;
+}
+
 // the real play is reviewed at once; a what-if line once the search has solved where it
 // ends (where that position is too big to solve in time, no card of it could be judged)
 export function reviewLineChanged() {
   clearTimeout(timer);
   pending = null;
   if (state.viewSeat !== null) return;
+  if (showKeptReview()) return;
   if (state.whatIfFrom === null) { timer = setTimeout(runAnalysis, 300); return; }
   pending = keyOf(state.line);
   const status = $("analysis-status");
@@ -70,6 +121,14 @@ export function reviewOnSolved(lineKey, result) {
 export function scheduleReview() {
   clearTimeout(timer);
   timer = setTimeout(runAnalysis, 300);
+}
+
+// another time limit does not throw away the review running or found: it is for the next
+// one (Analyse, or Keep going)
+export function reviewLimitChanged() {
+  if (!state.analysing && !state.analysis) { scheduleReview(); return; }
+  $("analysis-limit-note").textContent = "The new limit is for the next review: press " +
+    (state.analysing ? "Stop, then Analyse." : "Analyse" + (state.analysisSession ? " or Keep going." : "."));
 }
 
 export function stopReview() {
@@ -153,6 +212,7 @@ export async function runAnalysis(keepGoing) {
       : "No card played from trick " + (start / seatsOf() + 1) + " on: choose an earlier trick to analyse from.";
     return;
   }
+  $("analysis-limit-note").textContent = "";
   const controller = new AbortController();
   state.analysing = controller;
   if (!keepGoing) { state.analysis = null; state.analysisSession = null; drawAnalysis(); }
@@ -215,12 +275,14 @@ export async function runAnalysis(keepGoing) {
       (state.analysis && state.analysis.plays.length ? " — the verdicts found are kept." : "");
     statusEl.className = "dd-status error";
     if (state.analysis) state.analysis.status = "limit";
+    keepReview();
     drawAnalysis();
     drawProgress(state.analysis, false);
     showControls(false);
     return;
   }
   finishStatus(performance.now() - began, limit, state.analysis.cached);
+  keepReview();
   drawAnalysis();
   drawProgress(state.analysis, false);
   showControls(false);
@@ -260,6 +322,7 @@ export function stopAnalysis() {
     a.status = "limit";
     a.stopped_by = "cancel";
     finishStatus(0, Number($("analysis-limit").value), false);
+    keepReview();
     drawAnalysis();
   } else {
     $("analysis-status").textContent = "Stopped before any verdict came.";
@@ -326,7 +389,7 @@ export function drawVerdict(p, worst) {
   const verdict = verdictOf(p);
   if (verdict === "best" || verdict === "open") { if (old) old.remove(); return; }
   const t = state.table;
-  const li = el("li", "mistake" + (p === worst ? " worst" : "") + (p.decisive ? " decisive" : ""));
+  const li = el("li", "mistake" + (p === worst ? " worst" : "") + (verdict === "decisive" ? " decisive" : ""));
   li.dataset.index = p.index;
   li.dataset.verdict = verdict;
   li.append(el("span", "where", "card " + cardNo(p.index) + ", trick " + (Math.floor(p.index / seatsOf()) + 1) +
@@ -334,7 +397,7 @@ export function drawVerdict(p, worst) {
             document.createTextNode(" played "), tokenEl(p.card),
             document.createTextNode(" costing "), el("strong", "cost", costText(p)),
             document.createTextNode(" — best: "), p.best ? tokensEl(p.best) : el("span", "open", "not found in the time"));
-  if (p.decisive) li.append(el("span", "decisive-note", " — decisive: " + (p.made_before ? "made before it, down after it" : "down before it, made after it")));
+  if (verdict === "decisive") li.append(el("span", "decisive-note", " — decisive: " + (p.made_before ? "made before it, down after it" : "down before it, made after it")));
   li.title = "show the position before this card";
   li.tabIndex = 0;
   li.addEventListener("click", () => goToAnalysed(p.index));
@@ -457,7 +520,7 @@ export function drawChart() {
   const yOf = (p) => (p.value_after !== null ? y(p.value_after) : (y(p.bounds_after[0]) + y(p.bounds_after[1])) / 2);
   // decisive cards: a diamond on the line where the deal is decided, and named in the title
   const lineY = scale.line !== null ? y(scale.line) : scale.fixed ? (y(scale.fixed[0]) + y(scale.fixed[1])) / 2 : null;
-  for (const p of a.plays.filter((p) => p.decisive && lineY !== null)) {
+  for (const p of a.plays.filter((p) => verdictOf(p) === "decisive" && lineY !== null)) {
     const cx = x(p.index + 1);
     const mark = svg("polygon", { points: [cx, lineY - 7, cx + 7, lineY, cx, lineY + 7, cx - 7, lineY].join(" "),
                                   class: "decisive", "data-index": p.index });
@@ -478,8 +541,8 @@ export function drawChart() {
     const note = el("div", "chart-note " + level(worst));
     note.append("◯ The costliest card: card " + cardNo(worst.index) + ", trick " + (Math.floor(worst.index / n) + 1) + ", seat " + worst.seat +
                 " (" + state.table.roles[worst.seat] + ") played ", tokenEl(worst.card),
-                worst.cost !== null ? " (−" + worst.cost + ")." : " (−" + worst.cost_bounds[0] + " to −" + worst.cost_bounds[1] + ").");
-    if (a.plays.some((p) => p.decisive)) note.append(" ◆ marks a decisive card.");
+                worst.verdict.low === worst.verdict.high ? " (−" + worst.verdict.low + ")." : " (cost " + costText(worst) + ").");
+    if (a.plays.some((p) => verdictOf(p) === "decisive")) note.append(" ◆ marks a decisive card.");
     box.append(note);
   }
   box._x = x;

@@ -110,10 +110,10 @@ function showAdvice(a) {
                   "Its legal cards are worth the same in every deal it cannot tell apart: ",
                   tokensEl(a.best), ".");
   } else if (!a.solved) {
-    status.append("No deal could be solved within the time limit: raise it.");
+    status.append("No deal could be solved within the time limit: choose a longer search time limit below.");
   } else if (stopped && a.solved < FEW_DEALS) {
     status.append("Too few deals to recommend a card: only " + plural(a.solved, "deal") +
-                  " solved before the time limit. Raise the time limit.");
+                  " solved before the time limit. Choose a longer search time limit below.");
   } else if (a.best.length >= a.cards.length) {
     status.append("Every card is as good as another over the " + plural(a.solved, "deal") + " drawn.");
   } else {

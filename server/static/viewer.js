@@ -13,7 +13,7 @@
 import { state, $ } from "./state.js";
 import { go, stepCard, stepTrick, backToReal, update } from "./stepping.js";
 import { setViewSeat, adviseCurrent } from "./seat.js";
-import { keepGoing, runAnalysis, scheduleReview, stopAnalysis, watchChartWidth } from "./review.js";
+import { keepGoing, runAnalysis, reviewLimitChanged, scheduleReview, stopAnalysis, watchChartWidth } from "./review.js";
 import { start, followLink, loadDeal, loadText, notice, openInput, showDealError } from "./deals.js";
 import { openShare, copyShare } from "./address.js";
 import { openImage, saveImage } from "./picture.js";
@@ -45,8 +45,15 @@ function wire() {
   rememberLimit("ctable-limit");
   $("ctable-run").addEventListener("click", runContractTable);
   $("ctable-stop").addEventListener("click", stopContractTable);
-  $("solve-limit").addEventListener("change", () => update());
-  $("analysis-limit").addEventListener("change", scheduleReview);
+  // one search time limit, with a control in each panel that uses it: the seat's view hides
+  // the double-dummy panel, and its advice is solved within the same limit
+  $("advice-limit").value = $("solve-limit").value;
+  $("solve-limit").addEventListener("change", () => { $("advice-limit").value = $("solve-limit").value; update(); });
+  $("advice-limit").addEventListener("change", () => {
+    $("solve-limit").value = $("advice-limit").value;
+    $("solve-limit").dispatchEvent(new Event("change"));
+  });
+  $("analysis-limit").addEventListener("change", reviewLimitChanged);
   $("analysis-start").addEventListener("change", scheduleReview);
   $("view-seat").addEventListener("change", (e) => setViewSeat(e.target.value));
   $("advice-samples").addEventListener("change", () => adviseCurrent());
