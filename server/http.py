@@ -5,7 +5,7 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
 :class:`~atout.server.pool.SearchPool`::
 
     POST /api/solve     {"position": {...}, "all": true, "time_limit": 5, "slot": "tab1"}
-                        -> FORMAT.md result + status ("ok" | "limit"), bounds, stopped_by
+                        -> docs/format.md result + status ("ok" | "limit"), bounds, stopped_by
     POST /api/analyze   {"position": {...}, "start": 40, "time_limit": 20}
                         -> the `atout analyze --json` object + status ("limit": some values
                         only bounded, and a `message`)

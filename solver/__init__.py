@@ -48,7 +48,7 @@ THREAD_TUNING: tuple[int, ...] | None = None
 
 @dataclass
 class SolveResult:
-    """The answer for one position (FORMAT.md "Result of a solve").
+    """The answer for one position (docs/format.md, "Result of a solve").
 
     ``status`` is ``ok`` (``value`` exact) or ``limit``: a time or node limit, or a
     :class:`Cancel` switch, stopped the search (``stopped_by``: ``time`` | ``nodes`` |
