@@ -268,6 +268,14 @@ def client_of(request: Request) -> str:
     return request.scope[CLIENT][0]
 
 
+def named_client(request: Request) -> str | None:
+    """The client id the request sent (its cookie), or None: a request without the cookie
+    cannot be told from another, so what it makes belongs to no one — a review's session it
+    is given is then a bearer name, good for whoever it hands it on to."""
+    client, new = request.scope[CLIENT]
+    return None if new else client
+
+
 def _client_from(scope) -> tuple[str, bool]:
     """(the client id of the request in ``scope``, whether it is new: no valid cookie)."""
     for name, value in scope.get("headers", ()):
@@ -626,7 +634,7 @@ class HttpApi:
             if session is not None and (not isinstance(session, str) or
                                         not SESSION.fullmatch(session)):
                 raise _invalid("session", "is not the name of a review this server gave")
-            client = client_of(request)
+            client = named_client(request)
             owner = self.session_owner.get(session) if session is not None else None
             if owner is not None and owner != client:
                 # another client's review: going on with it would change what that client
@@ -646,8 +654,8 @@ class HttpApi:
             self._stop_older(slot)      # a newer request in the slot, if answered at once
             # the report is the deal's, for anyone; its session only for the client that
             # made it (another would go on with that client's review)
-            mine = {"session": kept["session"]} if self.session_owner.get(
-                kept["session"]) == client else {}
+            owner = self.session_owner.get(kept["session"])
+            mine = {"session": kept["session"]} if owner is not None and owner == client else {}
             lines = [{"type": "start", **mine, "resumed": False, "cached": True},
                      {"type": "report", "report": {**kept["report"], "cached": True}, **mine}]
             return StreamingResponse((json.dumps(x) + "\n" for x in lines),
@@ -658,7 +666,7 @@ class HttpApi:
 
     async def _review(self, raw: dict, start: int, time_limit: float, session: str | None,
                       slot: tuple[str, str] | None, key: str, peer: contextlib.ExitStack,
-                      client: str):
+                      client: str | None):
         """The lines of one review (see :meth:`analyze_stream`); its search is stopped when
         the client goes away (Starlette then closes this generator) or a newer request
         takes its ``slot``."""
@@ -701,9 +709,10 @@ class HttpApi:
                 self.reviews.popitem(last=False)
         return _line({"type": "report", "report": report, "session": found["session"]})
 
-    def _own(self, session: str, client: str) -> None:
-        """``session`` was given to ``client``: only it may go on with it (the oldest
-        forgotten past :data:`SESSIONS_KEPT`; a search process keeps far fewer)."""
+    def _own(self, session: str, client: str | None) -> None:
+        """``session`` was given to ``client``: only it may go on with it (None: a client
+        without the cookie, whoever knows the name may; the oldest forgotten past
+        :data:`SESSIONS_KEPT`; a search process keeps far fewer)."""
         self.session_owner[session] = client
         self.session_owner.move_to_end(session)
         while len(self.session_owner) > SESSIONS_KEPT:

@@ -289,6 +289,18 @@ def test_http_slots_and_sessions_belong_to_their_client(http):
     assert again[-1]["type"] == "report" and again[-1]["session"] == session
     cached = _stream(http, body)
     assert cached[0]["cached"] and cached[0]["session"] == session
+    # a client that keeps no cookie (curl) still goes on with the session it was given: one
+    # it cannot be told apart from belongs to no one, and is never handed out from the cache
+    nobody = {"Cookie": "other=1"}
+    with http.stream("POST", "/api/analyze/stream", headers=nobody,
+                     json={"position": quick, "start": quick_start, "time_limit": 0.01}) as r:
+        first = [json.loads(line) for line in r.iter_lines() if line.strip()]
+    assert r.headers["set-cookie"].startswith("atout_client=")
+    theirs = first[-1]["session"]
+    r = http.post("/api/analyze/stream", headers=nobody,
+                  json={"position": quick, "start": quick_start, "time_limit": 30,
+                        "session": theirs})
+    assert r.status_code == 200 and json.loads(r.text.splitlines()[-1])["session"] == theirs
 
 
 def test_grpc_analyze_stream(tmp_path):
