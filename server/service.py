@@ -87,17 +87,7 @@ class SolverService(pb_grpc.SolverServicer):
         try:
             async for message in messages:
                 yield _update(message)
-            try:
-                answer = search.result()
-            except WorkerDied as e:
-                raise _unavailable(e) from None
-            except Busy as e:
-                raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
-            if answer[0] == "failed":
-                _, _, what, field, reason = answer
-                raise (_invalid([(field or "request", reason)]) if what == "invalid"
-                       else Refusal(grpc.StatusCode.INTERNAL, reason))
-            _, _, status, _, found = answer
+            status, found = _streamed(search)
             final = pb.AnalysisUpdate(final=True, session=found["session"])
             final.analysis.CopyFrom(convert.analysis_message(found["report"], status))
             yield final
@@ -106,9 +96,7 @@ class SolverService(pb_grpc.SolverServicer):
                               "the deadline ran out before the analysis was complete "
                               "(the last message holds what was found)")
         finally:
-            if not search.done():
-                search.cancel()           # the call ended early: stop the worker
-                await asyncio.gather(search, return_exceptions=True)
+            await _stop_unless_done(search)
 
     async def Table(self, request: pb.TableRequest, context):
         from atout.proto.table import cell_message, table_message
@@ -127,17 +115,7 @@ class SolverService(pb_grpc.SolverServicer):
                 for cell in message["cells"]:
                     cell_message(cell, update.cells.add())
                 yield update
-            try:
-                answer = search.result()
-            except WorkerDied as e:
-                raise _unavailable(e) from None
-            except Busy as e:
-                raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
-            if answer[0] == "failed":
-                _, _, what, field, reason = answer
-                raise (_invalid([(field or "request", reason)]) if what == "invalid"
-                       else Refusal(grpc.StatusCode.INTERNAL, reason))
-            _, _, status, _, table = answer
+            status, table = _streamed(search)
             final = pb.TableUpdate(final=True)
             final.table.CopyFrom(table_message(table))
             yield final
@@ -146,9 +124,7 @@ class SolverService(pb_grpc.SolverServicer):
                               "the deadline ran out before the table was complete "
                               "(the last message holds what was proven)")
         finally:
-            if not search.done():
-                search.cancel()           # the call ended early: stop the worker
-                await asyncio.gather(search, return_exceptions=True)
+            await _stop_unless_done(search)
 
     async def SolveBatch(self, request: pb.SolveBatchRequest, context):
         # at most one search per worker from one batch: other calls get their turn
@@ -286,13 +262,7 @@ class SolverService(pb_grpc.SolverServicer):
             raise _unavailable(e) from None
         except Busy as e:
             raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
-        if answer[0] == "failed":
-            _, _, what, field, reason = answer
-            if what == "invalid":
-                raise _invalid([(field or "request", reason)])
-            if what == "unimplemented":
-                raise Refusal(grpc.StatusCode.UNIMPLEMENTED, reason)
-            raise Refusal(grpc.StatusCode.INTERNAL, reason)
+        _refuse_failed(answer)
         _, _, status, nodes, data = answer
         if status == "limit" and by_deadline and not (node_limit and nodes >= node_limit):
             raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED,
@@ -302,6 +272,38 @@ class SolverService(pb_grpc.SolverServicer):
 
 # -- helpers -----------------------------------------------------------------------------------
 
+def _refuse_failed(answer: tuple) -> None:
+    """A worker's answer that says its job failed (see :mod:`.worker`), as the call's
+    refusal: INVALID_ARGUMENT naming the field, UNIMPLEMENTED, else INTERNAL."""
+    if answer[0] != "failed":
+        return
+    _, _, what, field, reason = answer
+    if what == "invalid":
+        raise _invalid([(field or "request", reason)])
+    if what == "unimplemented":
+        raise Refusal(grpc.StatusCode.UNIMPLEMENTED, reason)
+    raise Refusal(grpc.StatusCode.INTERNAL, reason)
+
+
+def _streamed(search: asyncio.Future) -> tuple:
+    """(status, what was found) of a streamed job that has ended (a review, a table), or
+    the call's refusal: its search process lost twice, no room, or the job failed."""
+    try:
+        answer = search.result()
+    except WorkerDied as e:
+        raise _unavailable(e) from None
+    except Busy as e:
+        raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
+    _refuse_failed(answer)
+    return answer[2], answer[4]
+
+
+async def _stop_unless_done(search: asyncio.Future) -> None:
+    """A streamed call that ended before its job (cancelled, out of time, a refusal): the
+    job is stopped, so that its search process is free for the next call."""
+    if not search.done():
+        search.cancel()
+        await asyncio.gather(search, return_exceptions=True)
 
 
 def _update(told: dict) -> pb.AnalysisUpdate:
