@@ -363,39 +363,51 @@ def first_analysed(position, start: int | None, last_tricks: int | None) -> int:
     return options.start(start or 0, len(position.played))
 
 
-def analyze_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
-    """The result line of one played deal: its analysis (:func:`atout.solver.analyze.
-    analyze` with ``opts``: time_limit, tt_mb, threads; start or last_tricks), with
-    ``status``, ``position``, ``seconds``, ``cpu_seconds`` and ``input_line``; never
-    raises."""
+def _deal_line(raw: bytes | None, line: int, oversize: int, work) -> dict:
+    """The result line of one deal's job in a worker (an analysis, a contract table):
+    the line read, ``work(record)`` run on it, and ``input_line`` added; every failure is
+    the deal's error line naming its field (a table this machine cannot give now:
+    ``tt_mb``; a bug: ``solver``, so that it cannot stop the run).  Never raises."""
     if raw is None:
         return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
     try:
         from atout.errors import PositionError
         from atout.jsonl import parse_line
-        from atout.solver.analyze import analyze
         rec = parse_line(raw, line)
         if rec.error is not None:
             return _error(rec.id, line, rec.error.field, rec.error.reason)
         try:
-            start = first_analysed(rec.position, opts.get("start"), opts.get("last_tricks"))
+            result = work(rec)
         except PositionError as e:
             return _error(rec.id, line, e.field, e.reason)
+    except MemoryError as e:
+        return _error(_ident(raw), line, "tt_mb", str(e) or "out of memory")
+    except Exception as e:
+        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
+    result["input_line"] = line
+    return result
+
+
+def analyze_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
+    """The result line of one played deal: its analysis (:func:`atout.solver.analyze.
+    analyze` with ``opts``: time_limit, tt_mb, threads; start or last_tricks), with
+    ``status``, ``position``, ``seconds``, ``cpu_seconds`` and ``input_line``; never
+    raises."""
+    def work(rec) -> dict:
+        from atout.solver.analyze import analyze
+        start = first_analysed(rec.position, opts.get("start"), opts.get("last_tricks"))
         # the worker runs one deal at a time: the process' CPU time is this analysis'
         wall, cpu = time.perf_counter(), time.process_time()
         report = analyze(rec.position, start=start, time_limit=opts.get("time_limit"),
                          tt_mb=opts.get("tt_mb"), threads=opts.get("threads") or 1)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    except MemoryError as e:        # a table this machine cannot give now
-        return _error(_ident(raw), line, "tt_mb", str(e) or "out of memory")
-    except Exception as e:  # a bug must not stop the run: it is this deal's result
-        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
-    # the id first (RESULT_START), then what the analysis says, then the deal it says it of
-    result = {"id": report.pop("id"), "status": "limit" if "stopped_by" in report else "ok"}
-    result.update(report)
-    result.update({"position": rec.position.to_json(), "seconds": round(wall, 3),
-                   "cpu_seconds": round(cpu, 3), "input_line": line})
-    return result
+        # the id first (RESULT_START), then what the analysis says, then the deal it says it of
+        result = {"id": report.pop("id"), "status": "limit" if "stopped_by" in report else "ok"}
+        result.update(report)
+        result.update({"position": rec.position.to_json(), "seconds": round(wall, 3),
+                       "cpu_seconds": round(cpu, 3)})
+        return result
+    return _deal_line(raw, line, oversize, work)
 
 
 # -- a deal's contract table (in a worker) ------------------------------------------------------
@@ -404,28 +416,14 @@ def table_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> d
     """The result line of one deal's contract table (:func:`atout.solver.contract_table.
     contract_table` with ``opts``: time_limit, threads, tt_mb, contracts, values), with
     ``position``, ``seconds``, ``cpu_seconds`` and ``input_line``; never raises."""
-    if raw is None:
-        return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
-    try:
-        from atout.errors import PositionError
-        from atout.jsonl import parse_line
+    def work(rec) -> dict:
         from atout.solver.contract_table import contract_table
-        rec = parse_line(raw, line)
-        if rec.error is not None:
-            return _error(rec.id, line, rec.error.field, rec.error.reason)
         cpu = time.process_time()
-        try:
-            table = contract_table(rec.position, **opts)
-        except PositionError as e:
-            return _error(rec.id, line, e.field, e.reason)
-        cpu = time.process_time() - cpu
-    except MemoryError as e:
-        return _error(_ident(raw), line, "tt_mb", str(e) or "out of memory")
-    except Exception as e:  # a bug must not stop the run: it is this deal's result
-        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
-    table.update({"position": rec.position.to_json(), "cpu_seconds": round(cpu, 3),
-                  "input_line": line})
-    return table
+        table = contract_table(rec.position, **opts)
+        table.update({"position": rec.position.to_json(),
+                      "cpu_seconds": round(time.process_time() - cpu, 3)})
+        return table
+    return _deal_line(raw, line, oversize, work)
 
 
 # -- backends -----------------------------------------------------------------------------------
