@@ -95,28 +95,24 @@ def run(args) -> int:
         kinds = {"solve": "", "analyze": ", not --analyze", "table": ", not --table"}
         raise UsageError(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for "
                          f"{owner[given[0]]}{kinds[kind]}")
-    progress = None if args.quiet else sys.stderr
+    # what every kind of run takes alike
+    run = {"workers": args.workers, "backend": args.backend, "address": args.address,
+           "tt_mb": args.tt_mb, "progress": None if args.quiet else sys.stderr}
     try:
         if args.analyze:
             time_limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
-            report = analyze_all(args.file, args.output, workers=args.workers,
-                                 backend=args.backend, address=args.address,
-                                 time_limit=time_limit, tt_mb=args.tt_mb,
+            report = analyze_all(args.file, args.output, time_limit=time_limit,
                                  threads=args.threads or 1, start=args.start,
-                                 last_tricks=args.last_tricks, progress=progress)
+                                 last_tricks=args.last_tricks, **run)
         elif args.table:
             from .table_cmd import DEFAULT_TIME_LIMIT as TABLE_TIME_LIMIT
             time_limit = args.time_limit if args.time_limit is not None else TABLE_TIME_LIMIT
-            report = table_all(args.file, args.output, workers=args.workers,
-                               backend=args.backend, address=args.address,
-                               time_limit=time_limit, tt_mb=args.tt_mb,
+            report = table_all(args.file, args.output, time_limit=time_limit,
                                threads=args.threads or 1, contracts=args.contracts,
-                               values=args.values, progress=progress)
+                               values=args.values, **run)
         else:
-            report = solve_all(args.file, args.output, workers=args.workers,
-                               backend=args.backend, address=args.address,
-                               all_cards=args.all_cards, time_limit=args.time_limit,
-                               node_limit=args.node_limit, tt_mb=args.tt_mb, progress=progress)
+            report = solve_all(args.file, args.output, all_cards=args.all_cards,
+                               time_limit=args.time_limit, node_limit=args.node_limit, **run)
     except BatchError as e:
         raise UsageError(str(e)) from None
     except KeyboardInterrupt:
