@@ -214,6 +214,22 @@ def test_http_keep_going_and_refusals(http):
         assert r.status_code == 422 and r.json()["field"] == field, (bad, r.text)
 
 
+def _review_in_slot(http, body: dict) -> tuple[threading.Thread, dict, float]:
+    """A review started in a thread, returned once it runs in its ``slot``: (the thread,
+    where its lines will be, when it started)."""
+    older: dict = {}
+
+    def run():
+        older["lines"] = _stream(http, body)
+    t = threading.Thread(target=run)
+    started = time.monotonic()
+    t.start()
+    while body["slot"] not in {name for _, name in http.api.slots}:
+        assert t.is_alive() and time.monotonic() - started < 30
+        time.sleep(0.01)
+    return t, older, started
+
+
 def test_http_a_newer_review_in_the_same_slot_stops_the_older(http):
     """A tab's newer review (the same ``slot``) stops its older one, whose stream ends with
     a "replaced" line at once instead of running its time limit — also when the newer one
@@ -223,17 +239,8 @@ def test_http_a_newer_review_in_the_same_slot_stops_the_older(http):
     http.get("/api/health")         # the client's own id (a cookie): its slots are its own
 
     def replaced_by(body: dict) -> list:
-        older = {}
-
-        def first():
-            older["lines"] = _stream(http, {"position": slow, "start": slow_start,
-                                            "time_limit": 60, "slot": "tab-1"})
-        t = threading.Thread(target=first)
-        started = time.monotonic()
-        t.start()
-        while "tab-1" not in {name for _, name in http.api.slots}:    # the older one runs
-            assert t.is_alive() and time.monotonic() - started < 30
-            time.sleep(0.01)
+        t, older, started = _review_in_slot(http, {"position": slow, "start": slow_start,
+                                                   "time_limit": 60, "slot": "tab-1"})
         newer = _stream(http, body)
         t.join(30)
         assert not t.is_alive() and time.monotonic() - started < 30   # not its 60 s
@@ -259,17 +266,8 @@ def test_http_slots_and_sessions_belong_to_their_client(http):
     b = {"Cookie": "atout_client=" + "b" * 32}
     slow, slow_start = _deal("review-http-clients", 12)
     quick, quick_start = _deal("review-http-clients-quick", 4)
-    older = {}
-
-    def a_review():
-        older["lines"] = _stream(http, {"position": slow, "start": slow_start,
-                                        "time_limit": 2, "slot": "tab1"})
-    t = threading.Thread(target=a_review)
-    started = time.monotonic()
-    t.start()
-    while "tab1" not in {name for _, name in http.api.slots}:
-        assert t.is_alive() and time.monotonic() - started < 30
-        time.sleep(0.01)
+    t, older, _ = _review_in_slot(http, {"position": slow, "start": slow_start,
+                                          "time_limit": 2, "slot": "tab1"})
     r = http.post("/api/solve", json={"position": quick, "time_limit": 30, "slot": "tab1"},
                   headers=b)
     assert r.status_code == 200 and r.json()["status"] == "ok"
