@@ -81,7 +81,10 @@ def test_the_page_reads_every_link_as_atout_does(page):
     assert sum("link" in said for said in js) > 100
 
 
-def test_a_shared_link_shows_the_same_table(page, browser, server):
+def _a_what_if(page) -> tuple[int, dict, int, str]:
+    """An fr3 deal opened three tricks before its end, another card than the real one
+    played there: (its index, the deal, the card where the line leaves the play, the card
+    played instead)."""
     index = GAMES["fr3"]
     deal = PLAYED[index]
     k = len(deal["played"]) - 4 * 3
@@ -90,6 +93,11 @@ def test_a_shared_link_shows_the_same_table(page, browser, server):
     other = next(c for c in shown["cards"] if c != deal["played"][k])
     page.click(f".card.legal[data-card='{other}']")
     wait_card(page, k + 1)
+    return index, deal, k, other
+
+
+def test_a_shared_link_shows_the_same_table(page, browser, server):
+    index, deal, k, other = _a_what_if(page)
     page.select_option("#view-seat", "2")
     page.wait_for_selector(".suit-group.backs")
     page.click("#share")
@@ -176,14 +184,7 @@ def test_save_image_as_svg_and_png(page):
 def test_a_what_ifs_picture_says_it_is_one(page):
     """Issue 56, problem 3: a picture saved on a what-if line says so — from which card,
     the card played instead and the card really played — and its file name too."""
-    index = GAMES["fr3"]
-    deal = PLAYED[index]
-    k = len(deal["played"]) - 4 * 3
-    open_deal(page, index, k)
-    shown = wait_solved(page, k)
-    other = next(c for c in shown["cards"] if c != deal["played"][k])
-    page.click(f".card.legal[data-card='{other}']")
-    wait_card(page, k + 1)
+    index, deal, k, other = _a_what_if(page)
     page.click("#save-image")
     with page.expect_download() as svg_file:
         page.click("#save-svg")
