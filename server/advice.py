@@ -26,6 +26,7 @@ from atout.solver.advise import (DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, NO_TIME, A
 from atout.solver.race import AGAIN, WAIT
 
 from .pool import SearchPool
+from .worker import Failed
 
 __all__ = ["advise_on_pool", "AdviceFailed"]
 
@@ -93,10 +94,9 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
                 left = None if deadline is None else max(deadline - time.perf_counter(), NO_TIME)
                 answer = await pool.run("cards", job.position,
                                         {"time_limit": left, "tt_mb": tt_mb, "cards": list(job.cards)})
-            if answer[0] == "failed":
-                _, _, what, _, reason = answer
-                raise AdviceFailed(what, reason)
-            _, _, _, nodes, data = answer
+            if isinstance(answer, Failed):
+                raise AdviceFailed(answer.kind, answer.reason)
+            nodes, data = answer.nodes, answer.result
             flags = {}
             if data["exact"]:
                 drawn = parse_position(job.position)

@@ -79,7 +79,7 @@ from .pool import SearchPool, WorkerDied
 from .security import bearer_ok
 from .table_http import contract_table, contract_table_stream
 from .view import table
-from .worker import SESSION
+from .worker import SESSION, Done, Failed, done, failed
 
 log = logging.getLogger("atout.server")
 
@@ -570,10 +570,9 @@ class HttpApi:
             settings = {"all_cards": all_cards, "time_limit": time_limit,
                         "node_limit": node_limit, "tt_mb": self.tt_mb}
             answer = await self._search(request, _slot(obj, request), "solve", raw, settings)
-            _, _, status, nodes, data = answer
-            result = convert.solve_result(pb.SolveResult.FromString(data)).to_json()
-            if status == "limit":
-                result["stopped_by"] = ("nodes" if node_limit and nodes >= node_limit
+            result = convert.solve_result(pb.SolveResult.FromString(answer.result)).to_json()
+            if answer.status == "limit":
+                result["stopped_by"] = ("nodes" if node_limit and answer.nodes >= node_limit
                                         else "time")
                 result["time_limit"] = time_limit
             return result
@@ -587,11 +586,10 @@ class HttpApi:
             start = _option(obj, "start", 0, options.start, len(pos.played))
             settings = {"start": start, "time_limit": time_limit, "tt_mb": self.tt_mb}
             answer = await self._search(request, _slot(obj, request), "analyze", raw, settings)
-            _, _, status, _, data = answer
-            report = convert.analysis_object(pb.Analysis.FromString(data))
-            report["status"] = status
+            report = convert.analysis_object(pb.Analysis.FromString(answer.result))
+            report["status"] = answer.status
             report["start"] = start
-            if status == "limit":
+            if answer.status == "limit":
                 # every card judged: exact where solved in time, else proven bounds
                 exact = sum(p["cost"] is not None for p in report["plays"])
                 report["time_limit"] = time_limit
@@ -695,13 +693,12 @@ class HttpApi:
         except WorkerDied as e:
             return _line({"type": "error", "error": "unavailable", "field": None,
                           "reason": str(e)})
-        if answer[0] == "failed":
-            _, _, what, field, reason = answer
-            return _line({"type": "error", "error": what, "field": field or None,
-                          "reason": reason})
-        _, _, status, _, found = answer
-        report = {**found["report"], "status": status, "start": start}
-        if status == "limit":
+        if isinstance(answer, Failed):
+            return _line({"type": "error", "error": answer.kind, "field": answer.field or None,
+                          "reason": answer.reason})
+        found = answer.result
+        report = {**found["report"], "status": answer.status, "start": start}
+        if answer.status == "limit":
             report["time_limit"] = time_limit
         if found["report"].get("stopped_by") != "cancel":
             self.reviews[key] = {"report": report, "session": found["session"]}
@@ -755,24 +752,23 @@ class HttpApi:
                                confidence=_option(obj, "confidence", DEFAULT_CONFIDENCE,
                                                   options.confidence),
                                time_limit=time_limit)
-            _, _, status, _, advice = await self._search(request, slot, "advise", raw, {},
-                                                         job=job)
-            result = advice.to_json()
-            if status == "limit":
+            answer = await self._search(request, slot, "advise", raw, {}, job=job)
+            result = answer.result.to_json()
+            if answer.status == "limit":
                 result["time_limit"] = time_limit
             return result
         return await self._answer(request, work)
 
-    async def _advice(self, raw: dict, **settings) -> tuple:
+    async def _advice(self, raw: dict, **settings) -> Done | Failed:
         """An advice on the pool, answered as a worker answers (``_search`` reads it)."""
         try:
             advice = await advise_on_pool(self.pool, raw, tt_mb=self.limits.tt_mb(self.tt_mb, raw),
                                           **settings)
         except PositionError as e:
-            return ("failed", None, "invalid", e.field, e.reason)
+            return failed(None, "invalid", e.field, e.reason)
         except AdviceFailed as e:
-            return ("failed", None, "internal", None, e.reason)
-        return ("done", None, advice.status, advice.nodes, advice)
+            return failed(None, "internal", None, e.reason)
+        return done(None, advice.status, advice.nodes, advice)
 
     def _time_limit(self, obj: dict) -> float:
         """Every search has one: the request's (at most the server's maximum: more is
@@ -811,7 +807,7 @@ class HttpApi:
             older.cancel()
 
     async def _search(self, request: Request, slot: tuple[str, str] | None, kind: str, obj: dict,
-                      options: dict, job=None) -> tuple:
+                      options: dict, job=None) -> Done:
         """The worker's answer; the search is stopped if the client goes away or a newer
         request takes its ``slot``.  ``job``: a coroutine answering as a worker does, run
         instead of one job on the pool (an advice: many jobs)."""
@@ -833,11 +829,11 @@ class HttpApi:
             answer = search.result()
         except WorkerDied as e:        # lost twice with its search process: try again later
             raise HttpError(503, "unavailable", None, str(e)) from None
-        if answer[0] == "failed":
-            _, _, what, field, reason = answer
-            if what == "invalid":
-                raise _invalid(field or "position", reason)
-            raise HttpError(501 if what == "unimplemented" else 500, what, None, reason)
+        if isinstance(answer, Failed):
+            if answer.kind == "invalid":
+                raise _invalid(answer.field or "position", answer.reason)
+            raise HttpError(501 if answer.kind == "unimplemented" else 500, answer.kind, None,
+                            answer.reason)
         return answer
 
     async def drain(self, grace: float) -> bool:

@@ -32,7 +32,7 @@ from .advice import AdviceFailed, advise_on_pool
 from .gate import Refusal
 from .limits import Busy, Limits
 from .pool import SearchPool, WorkerDied
-from .worker import SESSION
+from .worker import SESSION, Done, Failed
 
 log = logging.getLogger("atout.server")
 
@@ -67,13 +67,13 @@ class SolverService(pb_grpc.SolverServicer):
     async def Solve(self, request: pb.SolveRequest, context) -> pb.SolveResult:
         obj = _position(request.position, "")
         _check_limits(request)
-        _, _, data = await self._search(context, "solve", obj, request)
-        return pb.SolveResult.FromString(data)
+        answer = await self._search(context, "solve", obj, request)
+        return pb.SolveResult.FromString(answer.result)
 
     async def Analyze(self, request: pb.AnalyzeRequest, context) -> pb.Analysis:
         obj = _analysis_position(request)
-        _, _, data = await self._search(context, "analyze", obj, request)
-        return pb.Analysis.FromString(data)
+        answer = await self._search(context, "analyze", obj, request)
+        return pb.Analysis.FromString(answer.result)
 
     async def AnalyzeStream(self, request: pb.AnalyzeRequest, context):
         obj = _analysis_position(request)
@@ -132,9 +132,9 @@ class SolverService(pb_grpc.SolverServicer):
 
         async def one(index: int, obj: dict):
             async with turns:
-                _, _, data = await self._search(context, "solve", obj, request)
+                answer = await self._search(context, "solve", obj, request)
             reply = pb.SolveBatchResult(index=index)
-            reply.result.ParseFromString(data)
+            reply.result.ParseFromString(answer.result)
             return reply
         async for reply in self._stream(request, one):
             yield reply
@@ -244,8 +244,9 @@ class SolverService(pb_grpc.SolverServicer):
 
     # -- one search on the pool ----------------------------------------------------------------
 
-    async def _search(self, context, kind: str, obj: dict, request) -> tuple:
-        """(status, nodes, message bytes) of one search within the call's deadline."""
+    async def _search(self, context, kind: str, obj: dict, request) -> Done:
+        """One search within the call's deadline: its worker's answer (its ``result`` the
+        message's bytes), or the call's refusal."""
         node_limit = getattr(request, "node_limit", 0) or None
         time_limit, by_deadline = self._time_limit(context, request)
         tt_mb = self.limits.tt_mb(self.tt_mb, obj)
@@ -263,26 +264,25 @@ class SolverService(pb_grpc.SolverServicer):
         except Busy as e:
             raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
         _refuse_failed(answer)
-        _, _, status, nodes, data = answer
-        if status == "limit" and by_deadline and not (node_limit and nodes >= node_limit):
+        if answer.status == "limit" and by_deadline and \
+                not (node_limit and answer.nodes >= node_limit):
             raise Refusal(grpc.StatusCode.DEADLINE_EXCEEDED,
                           "the deadline ran out before the search finished")
-        return status, nodes, data
+        return answer
 
 
 # -- helpers -----------------------------------------------------------------------------------
 
-def _refuse_failed(answer: tuple) -> None:
+def _refuse_failed(answer: Done | Failed) -> None:
     """A worker's answer that says its job failed (see :mod:`.worker`), as the call's
     refusal: INVALID_ARGUMENT naming the field, UNIMPLEMENTED, else INTERNAL."""
-    if answer[0] != "failed":
+    if not isinstance(answer, Failed):
         return
-    _, _, what, field, reason = answer
-    if what == "invalid":
-        raise _invalid([(field or "request", reason)])
-    if what == "unimplemented":
-        raise Refusal(grpc.StatusCode.UNIMPLEMENTED, reason)
-    raise Refusal(grpc.StatusCode.INTERNAL, reason)
+    if answer.kind == "invalid":
+        raise _invalid([(answer.field or "request", answer.reason)])
+    if answer.kind == "unimplemented":
+        raise Refusal(grpc.StatusCode.UNIMPLEMENTED, answer.reason)
+    raise Refusal(grpc.StatusCode.INTERNAL, answer.reason)
 
 
 def _streamed(search: asyncio.Future) -> tuple:
@@ -295,7 +295,7 @@ def _streamed(search: asyncio.Future) -> tuple:
     except Busy as e:
         raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, e.reason) from None
     _refuse_failed(answer)
-    return answer[2], answer[4]
+    return answer.status, answer.result
 
 
 async def _stop_unless_done(search: asyncio.Future) -> None:

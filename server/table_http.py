@@ -25,6 +25,8 @@ from atout.contract_table import table_spec
 from atout.dealt import dealt
 from atout.errors import PositionError
 
+from .worker import Failed, failed
+
 #: seconds a table gets unless the request says (cut to the server's --max-time-limit)
 DEFAULT_TIME_LIMIT = 120.0
 KEYS = ("position", "time_limit", "contracts", "values", "slot")
@@ -56,8 +58,7 @@ async def contract_table(api, request):
     """``POST /api/contract-table``: the whole table once it is done."""
     async def work(request, obj):
         raw, settings, slot = _settings(api, obj, request)
-        _, _, _, _, table = await api._search(request, slot, "table", raw, settings)
-        return table
+        return (await api._search(request, slot, "table", raw, settings)).result
     return await api._answer(request, work)
 
 
@@ -102,14 +103,13 @@ async def _lines(api, raw: dict, settings: dict, slot, peer):
             try:
                 answer = search.result()
             except asyncio.CancelledError:
-                answer = ("failed", None, "replaced", "slot", "a newer request took this slot")
+                answer = failed(None, "replaced", "slot", "a newer request took this slot")
             except WorkerDied as e:
-                answer = ("failed", None, "unavailable", None, str(e))
-            if answer[0] == "failed":
-                _, _, what, field, reason = answer
-                yield json.dumps({"type": "error", "error": what, "field": field or None,
-                                  "reason": reason}) + "\n"
+                answer = failed(None, "unavailable", None, str(e))
+            if isinstance(answer, Failed):
+                yield json.dumps({"type": "error", "error": answer.kind,
+                                  "field": answer.field or None, "reason": answer.reason}) + "\n"
             else:
-                yield json.dumps({"type": "table", "table": answer[4]}) + "\n"
+                yield json.dumps({"type": "table", "table": answer.result}) + "\n"
     finally:
         peer.close()

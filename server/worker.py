@@ -1,19 +1,15 @@
 """The server's jobs in its search processes (:mod:`atout.runner.process` runs them).
 
 The pool (:mod:`atout.server.pool`) sends ("solve" | "analyze" | "review" | "cards" |
-"table", job, position object, options); the answer is one of
-
-    ("done", job, status, nodes, serialized atout.v1 message)
-    ("done", job, status, nodes, {"exact", "values", "value", "width"})   for "cards": every legal
-                                           card's value in one drawn deal
-                                           (atout.solver.advise.solve_cards, for Advise)
-    ("done", job, status, 0, {"report", "session"})   for "review": the analysis'
-                                           report (``atout analyze --json``'s object) and
-                                           the name it is kept under in this process
-    ("done", job, status, nodes, table)    for "table": the contract table's object,
-                                           its cells told as they change: ("progress",
-                                           job, {"cells": [...]})
-    ("failed", job, kind, field, reason)   kind: invalid | unimplemented | internal
+"table", job, position object, options); the answer is a :class:`Done` or a
+:class:`Failed` (named tuples: the process runner routes every message by its first two
+items, the tag and the job; everyone else reads the fields by name).  A ``Done``'s
+``result`` by kind: "solve" and "analyze" the serialized atout.v1 message; "cards" every
+legal card's value in one drawn deal, {"exact", "values", "value", "width"}
+(atout.solver.advise.solve_cards, for Advise); "review" {"report", "session"}, the
+analysis' report (``atout analyze --json``'s object) and the name it is kept under in
+this process; "table" the contract table's object, its cells told as they change:
+("progress", job, {"cells": [...]}).
 
 A "review" is an analysis that tells what it finds as it goes, over the process's
 :class:`~atout.runner.process.Channel`: ("progress", job, {"session", "resumed",
@@ -40,6 +36,37 @@ import re
 import time
 import uuid
 from collections import OrderedDict
+from typing import Any, NamedTuple
+
+
+class Done(NamedTuple):
+    """A job that ended: ``status`` "ok", or "limit" where a limit (time, nodes, a stop)
+    ended its search first; the ``nodes`` it searched (0 where its kind does not count
+    them); its ``result`` (the module's docstring says what, by kind)."""
+    tag: str
+    job: Any
+    status: str
+    nodes: int
+    result: Any
+
+
+class Failed(NamedTuple):
+    """A job that could not be done: ``kind`` "invalid" (the request's fault: ``field``
+    names what was wrong), "unimplemented", "internal" (a bug), or, made by the front
+    ends, "replaced" (a newer request took its slot) and "unavailable"."""
+    tag: str
+    job: Any
+    kind: str
+    field: str | None
+    reason: str
+
+
+def done(job, status: str, nodes: int, result) -> Done:
+    return Done("done", job, status, nodes, result)
+
+
+def failed(job, kind: str, field: str | None, reason: str) -> Failed:
+    return Failed("failed", job, kind, field, reason)
 
 
 def _analyze_function():
@@ -182,8 +209,8 @@ class _Progress:
                                "threads": self.analysis.engines.threads})
 
 
-def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> tuple:
-    """One call's search; the answer tuple above (never raises).  ``channel``: see
+def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> Done | Failed:
+    """One call's search; its :class:`Done` or :class:`Failed` (never raises).  ``channel``: see
     :class:`~atout.runner.process.Channel` (the review tells its verdicts through it)."""
     from atout.errors import PositionError
     from atout.proto import convert
@@ -192,38 +219,38 @@ def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> t
     try:
         if kind == "review":
             status, answer = _review(obj, options, cancel, channel)
-            reply = ("done", job, status, 0, answer)
+            reply = done(job, status, 0, answer)
         elif kind == "solve":
             r = solve(obj, cancel=cancel, **options)
-            reply = ("done", job, r.status, r.nodes, convert.result_message(r).SerializeToString())
+            reply = done(job, r.status, r.nodes, convert.result_message(r).SerializeToString())
         elif kind == "analyze":
             analyze = _analyze_function()
             if analyze is None:
-                reply = ("failed", job, "unimplemented", "", "this server has no atout.analyze")
+                reply = failed(job, "unimplemented", "", "this server has no atout.analyze")
             else:
                 report = analyze(obj, cancel=cancel, **options)
                 # every card judged; "limit" where the time left some only bounded
                 status = "limit" if report.get("stopped_by") else "ok"
                 data = convert.analysis_message(report, status).SerializeToString()
-                reply = ("done", job, status, 0, data)
+                reply = done(job, status, 0, data)
         elif kind == "table":
             status, nodes, table = _table(obj, options, cancel, channel)
-            reply = ("done", job, status, nodes, table)
+            reply = done(job, status, nodes, table)
         elif kind == "cards":
             from atout.position import parse_position
             from atout.solver.advise import solve_cards
 
             r = solve_cards(parse_position(obj), cancel=cancel, **options)
-            reply = ("done", job, "ok" if r.exact else "limit", r.nodes,
-                     {"exact": r.exact, "values": r.values, "value": r.value, "width": r.width})
+            reply = done(job, "ok" if r.exact else "limit", r.nodes,
+                         {"exact": r.exact, "values": r.values, "value": r.value, "width": r.width})
         else:
-            reply = ("failed", job, "internal", "", f"unknown job kind {kind!r}")
+            reply = failed(job, "internal", "", f"unknown job kind {kind!r}")
     except PositionError as e:
-        reply = ("failed", job, "invalid", e.field, e.reason)
+        reply = failed(job, "invalid", e.field, e.reason)
     except ValueError as e:
-        reply = ("failed", job, "invalid", "", str(e))
+        reply = failed(job, "invalid", "", str(e))
     except Exception as e:  # a bug: reported to the caller as INTERNAL, the worker goes on
-        reply = ("failed", job, "internal", "", f"{type(e).__name__}: {e}")
+        reply = failed(job, "internal", "", f"{type(e).__name__}: {e}")
     return reply
 
 
