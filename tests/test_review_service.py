@@ -78,8 +78,8 @@ def test_a_review_tells_every_verdict_before_its_answer(monkeypatch):
             answer = worker.run_job("review", len(reviews), obj,
                                     {"start": start, "time_limit": time_limit, "tt_mb": TT,
                                      "session": session}, Cancel(), channel)
-            assert answer[0] == "done", answer
-            report, session = answer[4]["report"], answer[4]["session"]
+            assert isinstance(answer, worker.Done), answer
+            report, session = answer.result["report"], answer.result["session"]
             assert channel.told[0]["session"] == session
             reviews.append((channel.told[0]["resumed"], channel.told[1:], report))
     finally:
