@@ -17,7 +17,7 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
                         with "seat", as that seat sees the table
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
-                        -> {"svg", "name"}: the table as an SVG picture (atout/picture.py);
+                        -> {"svg", "name"}: the table as an SVG picture (atout/present/picture.py);
                         real_played (the deal's cards as really played) marks a what-if
     POST /api/contract-table[/stream]   the deal's contract table (server/table_http.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
@@ -63,7 +63,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from atout import options, picture
+from atout import options
+
+from atout.present import picture
 from atout.errors import PositionError
 from atout.jsonl import decode_json
 from atout.position import parse_position
@@ -78,7 +80,7 @@ from .logs import label, outcome
 from .pool import SearchPool, WorkerDied
 from .security import bearer_ok
 from .table_http import contract_table, contract_table_stream
-from .view import table
+from atout.present.view import table
 from .worker import SESSION, Done, Failed, done, failed
 
 log = logging.getLogger("atout.server")
