@@ -39,7 +39,7 @@ def run(args) -> int:
         raise UsageError(f"--port must be 0..65535, not {args.port}")
     deals, problems = [], []
     if args.file is not None:
-        from atout.server.http import load_deals
+        from atout.server.deal_file import load_deals
         try:
             deals, problems = load_deals(args.file)
         except OSError as e:

@@ -18,13 +18,13 @@ of (``contract.shown_dog``).  The viewer's panel reads the stream.
 
 from __future__ import annotations
 
-import json
-
 from atout import options
 from atout.contract_table import table_spec
 from atout.dealt import dealt
 from atout.errors import PositionError
 
+from .clients import slot_of
+from .http_io import NDJSON, check_keys, invalid, line, position_of, request_option
 from .worker import Failed, failed
 
 #: seconds a table gets unless the request says (cut to the server's --max-time-limit)
@@ -35,31 +35,30 @@ KEYS = ("position", "time_limit", "contracts", "values", "slot")
 def _settings(api, obj: dict, request) -> tuple[dict, dict, tuple | None]:
     """(the position object, the search's settings, the client's slot) of a table request,
     every field checked (an HttpError naming the first that is wrong)."""
-    from .http import _check_keys, _invalid, _option, _position, _slot
-    _check_keys(obj, KEYS)
-    raw, pos = _position(obj)
-    time_limit = min(_option(obj, "time_limit", DEFAULT_TIME_LIMIT, options.time_limit),
+    check_keys(obj, KEYS)
+    raw, pos = position_of(obj)
+    time_limit = min(request_option(obj, "time_limit", DEFAULT_TIME_LIMIT, options.time_limit),
                      api.max_time_limit)
-    values = _option(obj, "values", False, options.flag)
+    values = request_option(obj, "values", False, options.flag)
     contracts = obj.get("contracts")
     if contracts is not None and (not isinstance(contracts, list)
                                   or not all(isinstance(c, str) for c in contracts)):
-        raise _invalid("contracts", "must be a list of contract names")
+        raise invalid("contracts", "must be a list of contract names")
     try:
         table_spec(dealt(pos), contracts)
     except PositionError as e:
-        raise _invalid(e.field, e.reason) from None
+        raise invalid(e.field, e.reason) from None
     settings = {"time_limit": time_limit, "contracts": contracts, "values": values,
                 "tt_mb": api.limits.tt_mb(api.tt_mb, raw)}
-    return raw, settings, _slot(obj, request)
+    return raw, settings, slot_of(obj, request)
 
 
 async def contract_table(api, request):
     """``POST /api/contract-table``: the whole table once it is done."""
     async def work(request, obj):
         raw, settings, slot = _settings(api, obj, request)
-        return (await api._search(request, slot, "table", raw, settings)).result
-    return await api._answer(request, work)
+        return (await api.search_on_pool(request, slot, "table", raw, settings)).result
+    return await api.answer_json(request, work)
 
 
 async def contract_table_stream(api, request):
@@ -68,23 +67,14 @@ async def contract_table_stream(api, request):
 
     from starlette.responses import StreamingResponse
 
-    from .http import LOG_NOTE, NDJSON, HttpError, _read_json, _unauthenticated
-    from .logs import label
     peer = contextlib.ExitStack()
     try:
-        if api.draining:
-            raise HttpError(503, "unavailable", None, "the server is shutting down")
-        if not api._token_ok(request):
-            raise _unauthenticated()
-        # the peer's call counts until the stream ends (the ExitStack is closed there)
-        peer.enter_context(api.peers.call(request.client.host if request.client else "-"))
-        obj = await _read_json(request, api.limits.body_timeout)
+        obj = await api.open_stream(request, peer)
         raw, settings, slot = _settings(api, obj, request)
-        if isinstance(raw, dict) and "id" in raw:
-            request.scope[LOG_NOTE]["id"] = label(raw["id"])
+        api.note_id(request, raw)
     except Exception as e:
         peer.close()
-        return api._refused(request, e)
+        return api.refuse(request, e)
     return StreamingResponse(_lines(api, raw, settings, slot, peer), media_type=NDJSON,
                              headers={"Cache-Control": "no-store"})
 
@@ -97,9 +87,9 @@ async def _lines(api, raw: dict, settings: dict, slot, peer):
     from .pool import WorkerDied
     search, messages = api.pool.stream("table", raw, settings)
     try:
-        async with api._held(search, slot):
+        async with api.held(search, slot):
             async for message in messages:
-                yield json.dumps({"type": "cells", "cells": message["cells"]}) + "\n"
+                yield line({"type": "cells", "cells": message["cells"]})
             try:
                 answer = search.result()
             except asyncio.CancelledError:
@@ -107,9 +97,9 @@ async def _lines(api, raw: dict, settings: dict, slot, peer):
             except WorkerDied as e:
                 answer = failed(None, "unavailable", None, str(e))
             if isinstance(answer, Failed):
-                yield json.dumps({"type": "error", "error": answer.kind,
-                                  "field": answer.field or None, "reason": answer.reason}) + "\n"
+                yield line({"type": "error", "error": answer.kind,
+                            "field": answer.field or None, "reason": answer.reason})
             else:
-                yield json.dumps({"type": "table", "table": answer.result}) + "\n"
+                yield line({"type": "table", "table": answer.result})
     finally:
         peer.close()

@@ -119,7 +119,7 @@ def test_http_lone_surrogates_anywhere_are_refused_naming_the_field(service):
 def test_atout_view_refuses_an_id_that_is_not_unicode(tmp_path):
     path = tmp_path / "deals.jsonl"
     path.write_text(json.dumps(with_(P, id="\ud800")) + "\n" + json.dumps(P) + "\n")
-    from atout.server.http import load_deals
+    from atout.server.deal_file import load_deals
     deals, problems = load_deals(str(path))
     assert deals == [P]
     assert problems == ["line 1: id: must be Unicode text (it holds a lone surrogate)"]
@@ -128,7 +128,7 @@ def test_atout_view_refuses_an_id_that_is_not_unicode(tmp_path):
 def test_atout_view_refuses_json_nested_too_deeply_as_validate_does(tmp_path):
     """A line of 100,000 "[" (the whole file, or one line of it): refused as `atout validate`
     refuses it, not a RecursionError."""
-    from atout.server.http import load_deals
+    from atout.server.deal_file import load_deals
     deep = "[" * 100000
     for text, number in ((deep + "\n", 1), (json.dumps(P) + "\n" + deep + "\n", 2)):
         path = tmp_path / "deals.jsonl"

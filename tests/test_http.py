@@ -30,7 +30,8 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
 import atout  # noqa: E402
 from atout.client import Client  # noqa: E402
 from atout.position import parse_position  # noqa: E402
-from atout.server.http import MAX_BODY_BYTES, HttpApi  # noqa: E402
+from atout.server.http import HttpApi  # noqa: E402
+from atout.server.http_io import MAX_BODY_BYTES  # noqa: E402
 from atout.solver import solve  # noqa: E402
 from serving import wait_for_log  # noqa: E402
 
