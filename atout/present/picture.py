@@ -15,9 +15,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from atout.cards import token as token_of
 
-from .words import card_text
+from .words import SYMBOLS, card_text
 
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 GAME_NAMES = {"fr4": "French Tarot (4)", "fr3": "French Tarot (3)",
               "fr5": "French Tarot (5, called king)", "priest5": "Tessiner Priestertarock",
               "at4": "Austrian Tarock"}
@@ -49,7 +48,7 @@ def _card(x, y, token: str, trump_word: str, excuse: str, dim: bool = False) -> 
     else:
         red = token[-1] in "HD"
         fill, ink, stroke = "#ffffff", "#c62828" if red else "#1d232a", "#9aa3ac"
-        rank, pip, pip_size = token[:-1], SUITS[token[-1]], 12
+        rank, pip, pip_size = token[:-1], SYMBOLS[token[-1]], 12
     opacity = ' opacity="0.45"' if dim else ""
     return (f'<g{opacity}><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="3" '
             f'fill="{fill}" stroke="{stroke}"/>'

@@ -49,7 +49,7 @@ from .link import make_link
 from .report_tables import board_table, deal_verdict
 from .view import (SUIT_ORDER, TURN, binary_value, contract_text, outside, result, roles, sort_key,
                    value_meaning)
-from .words import card_text, standard_points, verdict_mark, verdict_words
+from .words import SYMBOLS, card_text, standard_points, verdict_mark, verdict_words
 
 __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "page",
            "viewer_link", "DEFAULT_VIEWER"]
@@ -370,7 +370,7 @@ def _card(tok: str, game: str, compact: bool = False) -> str:
     if tok == "EX" or tok.startswith("T"):
         shown = ("★" if tok == "EX" else tok[1:]) if compact else name
         return f'<span class="c trump" title="{_e(name)}">{_e(shown)}</span>'
-    sym = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[tok[-1]]
+    sym = SYMBOLS[tok[-1]]
     red = " red" if tok[-1] in "HD" else ""
     return f'<span class="c{red}">{_e(tok[:-1])}{sym}</span>'
 
