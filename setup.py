@@ -24,7 +24,7 @@ extensions = [
 ]
 
 setup(
-    packages=[*PARTS, "atout.proto.v1"],
+    packages=[*PARTS, "atout.present", "atout.proto.v1"],
     package_dir=PARTS,
     package_data={"atout.solver": ["*.pyx", "*.pxi", "*.pxd"], "atout.proto.v1": ["*.proto", "*.pyi"],
                   "atout.server": ["static/*"]},

@@ -189,7 +189,7 @@ class Position:
 
     def __str__(self) -> str:
         """The position as ``atout show`` prints it (ASCII suits when stdout lacks ♠♥♦♣)."""
-        from .text import describe_position, want_ascii
+        from .present.text import describe_position, want_ascii
         return describe_position(self, ascii=want_ascii())
 
 

@@ -12,9 +12,12 @@ four kinds:
 
 The JSON of an analysis carries it in each play as ``"verdict": {"kind", "low", "high"}``
 (docs/format.md), gRPC as ``Play.verdict``; every renderer — the terminal table and live
-view, the viewer, the report — reads it, and writes it with :meth:`Verdict.mark` and
-:meth:`Verdict.words` (the viewer: server/static/review.js, the same words).  A new kind
-is added here, in the proto's ``VerdictKind``, in docs/format.md and in review.js's words.
+view, the viewer, the report — reads it.  This module is the analysis' side (the kinds
+and the one rule that gives them); how a verdict is written is the presentation's,
+:func:`atout.present.words.verdict_mark` and ``verdict_words`` (the viewer:
+server/static/review.js, the same words).  A new kind is added here, in
+atout/present/words.py, in the proto's ``VerdictKind`` (and its stubs), in
+docs/format.md and in review.js's words.
 """
 
 from __future__ import annotations
@@ -77,24 +80,3 @@ class Verdict:
     @property
     def judged(self) -> bool:
         return self.kind is not VerdictKind.NOT_JUDGED
-
-    def mark(self, ascii: bool = False) -> str:
-        """In a few characters: ``·`` one of the best cards, ``12`` a mistake costing 12,
-        ``≥12`` a mistake of at least 12 (proven), ``?`` not judged."""
-        if self.kind is VerdictKind.BEST:
-            return "." if ascii else "·"
-        if not self.exact and self.low == 0:            # not judged (nor proven a mistake)
-            return "?"
-        return str(self.low) if self.exact else f"{'>=' if ascii else '≥'}{self.low}"
-
-    def words(self) -> str:
-        """In words: "one of the best cards", "a mistake costing 12", "a mistake of at
-        least 12 (proven)", "not judged: its cost lies between 0 and 30"; "; decisive"."""
-        if self.kind is VerdictKind.BEST:
-            return "one of the best cards"
-        if not self.exact and self.low == 0:
-            return (f"not judged: its cost lies between 0 and {self.high}"
-                    + ("; decisive" if self.kind is VerdictKind.DECISIVE else ""))
-        text = (f"a mistake costing {self.low}" if self.exact
-                else f"a mistake of at least {self.low} (proven)")
-        return text + ("; decisive" if self.kind is VerdictKind.DECISIVE else "")

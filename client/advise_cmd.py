@@ -65,7 +65,7 @@ def run(args) -> int:
         for rec, advice in searches.answers(read_records(f), search):
             obj = advice.to_json()
             if args.text:
-                from atout.text import want_ascii
+                from atout.present.text import want_ascii
                 sys.stdout.write(render(rec.position, obj, ascii=want_ascii(args)) + "\n")
                 sys.stdout.flush()
             else:
@@ -89,7 +89,8 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
     """The advice in words: who is advised, from how many draws, the recommended card and
     a table of every card."""
     from atout.knowledge import seat_knowledge
-    from atout.text import card_text, cards_text, contract_text, roles, value_meaning
+    from atout.present.text import contract_text, roles, value_meaning
+    from atout.present.words import card_text, cards_text
 
     from atout.printable import printable
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+from atout.present.words import verdict_mark
 from atout.verdict import Verdict, VerdictKind
 
 #: seconds per deal unless --time-limit says otherwise
@@ -133,7 +134,8 @@ def _live(args, rec, start: int):
     """The live view of one deal's verdicts on standard error (client/live.py)."""
     from atout.cards import token
     from atout.printable import printable
-    from atout.text import card_text, want_ascii
+    from atout.present.text import want_ascii
+    from atout.present.words import card_text
 
     from .live import LiveVerdicts
     pos = rec.position
@@ -144,7 +146,7 @@ def _live(args, rec, start: int):
 
 
 def _print_report(args, rec, report: dict, first: bool) -> None:
-    from atout.text import want_ascii
+    from atout.present.text import want_ascii
 
     from .cli import _emit
     if args.json:
@@ -217,7 +219,8 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
     from atout.position import Position
     from atout.printable import printable
     from atout.scoring import made_threshold
-    from atout.text import card_text, cards_text, contract_text, roles, value_meaning
+    from atout.present.text import contract_text, roles, value_meaning
+    from atout.present.words import card_text, cards_text
 
     seats = pos.seats
     role = roles(pos)
@@ -337,7 +340,7 @@ def cost_text(play: dict, ascii: bool = False) -> str:
     v = Verdict.of_play(play)
     if not v.exact and v.low == 0:                     # not judged: its range
         return f"{v.low}{'..' if ascii else '…'}{v.high}"
-    return v.mark(ascii)
+    return verdict_mark(v, ascii)
 
 
 def verdict_counts(plays: list[dict]) -> str:
@@ -379,7 +382,7 @@ def _result_lines(pos, report: dict, start: int, start_text: str, contract: bool
                   ascii: bool = False) -> list[str]:
     """The table's last lines: the result against double dummy where the deal is finished,
     else the value now (the start's where no card was analysed)."""
-    from atout.text import outcome_text
+    from atout.present.text import outcome_text
     out = report["outcome"]
     if out is not None and report["start_value"] is not None:
         diff = out["value"] - report["start_value"]

@@ -1,6 +1,6 @@
 """``atout report OUT.jsonl -o report.html``: a session's analyses as one page a club can read.
 
-OUT is what ``atout batch --analyze`` wrote (see :mod:`atout.report` for what the page
+OUT is what ``atout batch --analyze`` wrote (see :mod:`atout.present.report` for what the page
 shows).  The page is self-contained: it opens offline in any browser, a phone's too.  A
 line of OUT that is not an analysis is said on stderr (``OUT: line N: field: reason``) and
 left out; the exit status is then 1.  No analysis at all, or a page that cannot be written:
@@ -13,7 +13,7 @@ import sys
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
-    from atout.report import DEFAULT_VIEWER
+    from atout.present.report import DEFAULT_VIEWER
 
     p = sub.add_parser("report", help="a session's analyses (atout batch --analyze) as one "
                                       "HTML page")
@@ -33,7 +33,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
 
 def run(args) -> int:
     from atout.printable import printable
-    from atout.report import ReportError, page, read_analyses, write_page
+    from atout.present.report import ReportError, page, read_analyses, write_page
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError, _open_input
 
@@ -48,7 +48,7 @@ def run(args) -> int:
         print(f"{printable(args.file)}: {problem}", file=sys.stderr)
     tables = None
     if args.tables is not None:
-        from atout.report_tables import read_tables
+        from atout.present.report_tables import read_tables
         if args.tables == "-" and args.file == "-":
             raise UsageError("--tables and the analyses cannot both come from standard input")
         with _open_input(args.tables) as f:

@@ -5,9 +5,9 @@ what lies outside the hands (dog, écart, open cards, talon), the tricks so far 
 winners, and the points and bouts won.  ``--ascii`` (automatic when standard output cannot
 print ♠♥♦♣) writes suits as letters.
 
-``--link URL`` reads the position from a viewer's share link instead (atout/link.py: the
+``--link URL`` reads the position from a viewer's share link instead (atout/present/link.py: the
 deal is in the link): the table the link shows, at its card, its what-if line played.
-``--svg OUT`` draws each position as a picture (atout/picture.py, as the viewer's "Save
+``--svg OUT`` draws each position as a picture (atout/present/picture.py, as the viewer's "Save
 image"), ``--values`` with its double-dummy value and each legal card's cost;
 ``--make-link`` prints each position's viewer link; ``--json`` the positions as JSON lines.
 ``--card K`` shows each position after its first K cards played (as a link's ``card=``);
@@ -91,7 +91,7 @@ def _records(args):
     from .cli import _open_input
 
     if args.link is not None:
-        from atout.link import read_link
+        from atout.present.link import read_link
 
         link = read_link(args.link)        # LinkError / PositionError: the caller says it
         shown = link["line"] if link["card"] is None else link["line"][:link["card"]]
@@ -109,7 +109,7 @@ def _records(args):
 
 def _link_note(link: dict, ascii: bool, game: str) -> str:
     """What the link shows besides the deal, in words."""
-    from atout.text import cards_text
+    from atout.present.words import cards_text
 
     parts = []
     if link["whatif"]:
@@ -146,7 +146,7 @@ def _svg_path(out: str, n: int, many: bool) -> str:
 
 def run(args) -> int:
     from atout.errors import PositionError
-    from atout.text import describe_position, want_ascii
+    from atout.present.text import describe_position, want_ascii
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
@@ -183,7 +183,7 @@ def run(args) -> int:
             print(json.dumps(obj, ensure_ascii=True))
             continue
         if args.make_link:
-            from atout.link import make_link
+            from atout.present.link import make_link
             print(make_link(args.make_link, obj))
             continue
         text = describe_position(pos, ascii)
@@ -196,8 +196,8 @@ def run(args) -> int:
 
 
 def _write_svg(args, obj, pos, link, n: int, many: bool) -> None:
-    from atout import picture
-    from atout.server.view import table
+    from atout.present import picture
+    from atout.present.view import table
 
     from .cli import UsageError
 

@@ -74,7 +74,7 @@ def print_result(result, args, position) -> None:
     """A result as a JSON line, or with ``--text`` in words."""
     from .cli import _emit
     if getattr(args, "text", False):
-        from atout.text import describe_result, want_ascii
+        from atout.present.text import describe_result, want_ascii
         sys.stdout.write(describe_result(position, result_json(result),
                                          ascii=want_ascii(args)) + "\n")
         sys.stdout.flush()

@@ -75,8 +75,8 @@ def run(args) -> int:
 def print_table(table: dict, args) -> None:
     from .cli import _emit
     if args.text:
-        from atout.table_text import describe_table
-        from atout.text import want_ascii
+        from atout.present.table_text import describe_table
+        from atout.present.text import want_ascii
         sys.stdout.write(describe_table(table, ascii=want_ascii(args)) + "\n\n")
         sys.stdout.flush()
     else:

@@ -3,7 +3,7 @@
 Prints the address of the page (and opens it in a browser on a desktop), then serves
 until Ctrl-C.  FILE (JSON Lines, or one JSON position or list) gives the deals the page
 offers first (its refused lines are named here and on the page); the page can also open a
-file, take a pasted position or a share link that carries the deal (atout/link.py).
+file, take a pasted position or a share link that carries the deal (atout/present/link.py).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
                         with "seat", as that seat sees the table
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
-                        -> {"svg", "name"}: the table as an SVG picture (atout/picture.py);
+                        -> {"svg", "name"}: the table as an SVG picture (atout/present/picture.py);
                         real_played (the deal's cards as really played) marks a what-if
     POST /api/contract-table[/stream]   the deal's contract table (server/table_http.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
@@ -61,8 +61,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from atout import options, picture
+from atout import options
 from atout.errors import PositionError
+from atout.present import picture
+from atout.present.view import table
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, check as check_advice
@@ -80,7 +82,6 @@ from .review_http import Reviews, analyze_stream
 from .security import bearer_ok
 from .static_files import file_answer, static_files
 from .table_http import contract_table, contract_table_stream
-from .view import table
 from .worker import Done, Failed, done, failed
 
 log = logging.getLogger("atout.server")

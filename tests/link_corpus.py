@@ -1,4 +1,4 @@
-"""Links for the two readers of a link to agree on (atout/link.py's ``parse_link`` and the
+"""Links for the two readers of a link to agree on (atout/present/link.py's ``parse_link`` and the
 page's ``readLink`` in server/static/link.js, docs/format.md "Reading a link"): good ones of
 every game, integer ids written every way one can be miswritten, each part given twice, odd
 escapes and addresses, and payloads with a character or a bit changed.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from unittest import mock
 
-from atout import link
+from atout.present import link
 from atout.deal import random_endgame
 from atout.games import HAND_SIZE
 
@@ -29,7 +29,7 @@ VIEW_PARTS = ("card", "from", "whatif", "seat")
 
 
 def bits_of(obj: dict) -> list[int]:
-    """The bits :func:`atout.link.encode` writes for ``obj``, before the padding."""
+    """The bits :func:`atout.present.link.encode` writes for ``obj``, before the padding."""
     made = []
 
     class Writer(link._Writer):
@@ -125,7 +125,7 @@ def corpus(seed: str = "links", size: int = 400) -> list[str]:
 
 
 def verdict(url: str) -> dict:
-    """What atout/link.py's reader says of ``url``: ``{"link": {...}}`` (the page's numbers
+    """What atout/present/link.py's reader says of ``url``: ``{"link": {...}}`` (the page's numbers
     are exact to 2^53 only: a larger integer id is compared as its digits) or
     ``{"field", "reason"}``."""
     try:

@@ -371,7 +371,7 @@ def test_text_keeps_the_partner_hidden_until_the_seat_can_know():
     hidden from it, neither "partner: seat N" nor "alone"."""
     from atout.client.advise_cmd import render
     from atout.knowledge import seat_knowledge
-    from atout.text import contract_text
+    from atout.present.text import contract_text
     rng = random.Random("text-partner")
     checked = 0
     while checked < 3:

@@ -266,7 +266,7 @@ def test_is_finished_is_a_property_and_still_a_call():
 
 
 def test_a_position_prints_as_a_player_reads_it():
-    from atout.text import describe_position
+    from atout.present.text import describe_position
     pos = parse_position(json.loads(_endgame("fr4", 4, "str")))
     assert str(pos) in (describe_position(pos), describe_position(pos, ascii=True))
     assert "to play" in str(pos) and "taker" in str(pos)

@@ -433,7 +433,7 @@ def test_batch_tables_resume_and_refuse_other_results(tmp_path):
 def test_report_shows_each_boards_table_and_the_bidding_verdicts(tmp_path):
     """atout report --tables: a board's table and par under its hands, each table's
     bidding verdict read from the cells of its own deal's table."""
-    from atout.report_tables import read_tables
+    from atout.present.report_tables import read_tables
     from atout.runner.batch import analyze_line, table_all
     rng = random.Random(18)
     base = random_position(rng, "at4", "bettler", declarer=0, first=0)

@@ -10,9 +10,10 @@ import random
 
 from atout.deal import random_endgame
 from atout.position import parse_position
-from atout.report import player_totals, value_kind
-from atout.server.view import result, standard_points
-from atout.text import outcome_text
+from atout.present.report import player_totals, value_kind
+from atout.present.view import result
+from atout.present.words import standard_points
+from atout.present.text import outcome_text
 
 
 def test_thirds_as_a_player_says_them():
@@ -41,7 +42,7 @@ def test_a_standard_count_is_written_in_points():
 
 
 def test_the_report_never_adds_the_two_scales():
-    from atout.report import Played
+    from atout.present.report import Played
     standard = parse_position(_finished("standard", "count-2"))
     seed = parse_position(_finished("seed", "count-3"))
     assert value_kind(standard) == "thirds" and value_kind(seed) == "points"

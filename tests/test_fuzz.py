@@ -438,7 +438,7 @@ def test_any_bytes_on_every_method(service, data, method):
 
 # -- a link, read as the page reads it ----------------------------------------------------------
 
-from atout import link  # noqa: E402
+from atout.present import link  # noqa: E402
 from atout.position import parse_position  # noqa: E402
 import link_corpus  # noqa: E402
 
@@ -482,7 +482,7 @@ def links(draw):
 @examples(200)
 @given(url=links())
 def test_a_link_is_one_deal_or_a_refusal_naming_its_part(url):
-    """atout/link.py's reader (the page's follows the same rules: tests/test_viewer_link.py
+    """atout/present/link.py's reader (the page's follows the same rules: tests/test_viewer_link.py
     compares them on a corpus): a LinkError naming a part of the link, a PositionError
     naming the deal's field under d., or the deal — whose payload is then the one atout
     writes for it (one deal, one link: an integer id miswritten is no second link)."""

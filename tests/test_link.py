@@ -1,4 +1,4 @@
-"""A deal in a link (atout/link.py, docs/format.md "A deal in a link"): the payload gives
+"""A deal in a link (atout/present/link.py, docs/format.md "A deal in a link"): the payload gives
 back the position it was made from, for random deals of every game and contract; a link
 that is not one is refused with a reason, never a traceback; `atout show --link` prints
 the table a link shows and `atout show --svg` draws it.  The page's own reader and writer
@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from atout import link
+from atout.present import link
 from atout.deal import BIDS, random_endgame
 from atout.errors import PositionError
 from atout.games import HAND_SIZE

@@ -17,7 +17,7 @@ from atout.games import AT4_BIDS
 from atout.position import parse_position
 from atout.scoring import made_threshold
 from atout.solver import made_of, solve
-from atout.text import describe_result
+from atout.present.text import describe_result
 
 from deals import (GAMES, keep_policy, mixed_policy, random_endgame, random_finished,
                    slam_policy, uniform_policy)

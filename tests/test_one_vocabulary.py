@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from atout.position import parse_position
-from atout.server.view import table
-from atout.text import describe_position
+from atout.present.view import table
+from atout.present.text import describe_position
 
 PLAYED = [json.loads(line) for line in
           (Path(__file__).parent / "data" / "played.jsonl").read_text().splitlines()]
@@ -39,7 +39,7 @@ def test_show_counts_the_points_won_as_the_viewer(index):
 
 
 def test_a_card_in_a_sentence_is_written_as_the_viewer_writes_it():
-    from atout.text import card_text, cards_text
+    from atout.present.words import card_text, cards_text
     assert [card_text(t, game="fr4") for t in ("KH", "T14", "EX")] == ["K♥", "14 atout", "Excuse"]
     assert [card_text(t, game="at4") for t in ("T1", "EX")] == ["1 tarock", "Sküs"]
     assert card_text("EX", ascii=True, game="at4") == "Skus"
@@ -48,8 +48,8 @@ def test_a_card_in_a_sentence_is_written_as_the_viewer_writes_it():
 
 
 def test_solve_text_and_the_report_name_cards_in_words():
-    from atout.report import _card, _cards
-    from atout.text import describe_result
+    from atout.present.report import _card, _cards
+    from atout.present.text import describe_result
     deal = PLAYED[1]                                                  # fr3
     pos = parse_position({**deal, "played": deal["played"][:-3]})
     said = describe_result(pos, {"id": "x", "status": "ok", "value": 3, "to_play": pos.to_play,

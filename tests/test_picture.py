@@ -1,4 +1,4 @@
-"""The table as a picture (atout/picture.py) and its route, POST /api/picture: a
+"""The table as a picture (atout/present/picture.py) and its route, POST /api/picture: a
 well-formed SVG for every game, each held card drawn by its seat, values only with every
 hand open, and bad values refused naming the field."""
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from atout import picture
+from atout.present import picture
 from atout.deal import random_endgame
 from atout.position import parse_position
-from atout.server.view import table
+from atout.present.view import table
 
 pytest.importorskip("httpx")
 with warnings.catch_warnings():

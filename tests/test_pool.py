@@ -14,6 +14,7 @@ import signal
 import time
 
 from atout.server import pool as pools
+from atout.server.worker import Done
 from deals import random_endgame
 
 SMALL = random_endgame(random.Random("pool"), "fr3", 2)
@@ -49,7 +50,7 @@ def test_a_worker_that_cannot_be_spawned_is_tried_again(monkeypatch, caplog):
                         refused = str(e)
                 await asyncio.sleep(0.01)
             answer = await pool.run("solve", SMALL, {"tt_mb": 16})
-            assert answer[0] == "done" and answer[2] == "ok"
+            assert isinstance(answer, Done) and answer.status == "ok"
             assert ready == [True, False, True] and len(pool.pids()) == 1
             assert refused is None or "no search process is running" in refused
         finally:
@@ -83,7 +84,7 @@ def test_a_job_runs_again_when_its_worker_dies_then_is_lost(monkeypatch):
             killer = asyncio.ensure_future(kill_when_busy(1))
             answer = await pool.run("solve", hard_deal, {"time_limit": 0.5, "tt_mb": 16})
             await killer
-            assert answer[0] == "done"
+            assert isinstance(answer, Done)
             killer = asyncio.ensure_future(kill_when_busy(2))
             try:
                 await pool.run("solve", hard_deal, {"time_limit": 30, "tt_mb": 16})
@@ -92,7 +93,7 @@ def test_a_job_runs_again_when_its_worker_dies_then_is_lost(monkeypatch):
                 assert "killed by SIGKILL" in str(e) and "2 times" in str(e)
             await killer
             answer = await pool.run("solve", SMALL, {"tt_mb": 16})
-            assert answer[2] == "ok" and len(pool.pids()) == 1
+            assert answer.status == "ok" and len(pool.pids()) == 1
         finally:
             await pool.close()
     asyncio.run(main())

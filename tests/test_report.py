@@ -244,11 +244,11 @@ def test_it_reads_on_a_phone(browser, report):
 
 def test_links_open_the_deal_at_the_card(report):
     """Each mistake's link carries the deal and the card (the viewer's share links, where
-    this atout has them: atout.link)."""
+    this atout has them: atout.present.link)."""
     path, results, _ = report
     text = path.read_text()
     try:
-        from atout.link import read_link
+        from atout.present.link import read_link
     except ImportError:
         assert 'class="view"' not in text            # no link that could not open
         return

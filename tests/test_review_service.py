@@ -127,11 +127,11 @@ def test_a_lone_review_borrows_the_idle_cores_and_gives_them_back():
 
     lent_alone, solved, told, answer = asyncio.run(main())
     assert lent_alone == 3
-    assert solved[0] == "done" and solved[2] == "ok"
-    assert answer[0] == "done"
-    report = answer[4]["report"]
+    assert isinstance(solved, worker.Done) and solved.status == "ok"
+    assert isinstance(answer, worker.Done)
+    report = answer.result["report"]
     assert [p["index"] for p in report["plays"]] == [p["index"] for p in local["plays"]]
-    assert told[0]["session"] == answer[4]["session"] and told[0]["resumed"] is False
+    assert told[0]["session"] == answer.result["session"] and told[0]["resumed"] is False
     updates = [t for t in told if "plays" in t]
     assert updates and len(updates[0]["plays"]) == len(report["plays"])   # every card first
 
@@ -144,7 +144,7 @@ def test_keep_going_runs_on_the_worker_that_keeps_the_analysis():
         await pool.start()
         try:
             first = await pool.run("review", obj, {"start": start, "time_limit": 0.05, "tt_mb": TT})
-            session = first[4]["session"]
+            session = first.result["session"]
             told = []
             again = await pool.run("review", obj, {"start": start, "time_limit": None,
                                                    "tt_mb": TT, "session": session},
@@ -155,9 +155,9 @@ def test_keep_going_runs_on_the_worker_that_keeps_the_analysis():
         return first, again, told
 
     first, again, told = asyncio.run(main())
-    assert told[0] == {"session": first[4]["session"], "resumed": True, "threads": 2}
-    assert again[4]["session"] == first[4]["session"]
-    assert again[4]["report"] == analyze(obj, start=start, tt_mb=TT)
+    assert told[0] == {"session": first.result["session"], "resumed": True, "threads": 2}
+    assert again.result["session"] == first.result["session"]
+    assert again.result["report"] == analyze(obj, start=start, tt_mb=TT)
 
 
 # -- HTTP and gRPC ---------------------------------------------------------------------------

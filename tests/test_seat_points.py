@@ -12,7 +12,7 @@ import pytest
 
 from atout.knowledge import seen_outside
 from atout.position import parse_position
-from atout.server.view import _number, table
+from atout.present.view import _number, table
 
 PLAYED = [json.loads(line) for line in
           (Path(__file__).parent / "data" / "played.jsonl").read_text().splitlines()]

@@ -10,6 +10,7 @@ import json
 import random
 
 from atout.deal import random_endgame
+from atout.present.words import verdict_mark, verdict_words
 from atout.proto import convert
 from atout.solver.analyze import analyze
 from atout.verdict import Verdict, VerdictKind
@@ -40,7 +41,7 @@ def test_every_play_carries_its_verdict_by_the_one_rule():
 def test_the_renderers_read_the_verdict():
     from atout.client.analyze_cmd import cost_text, verdict_counts
     from atout.client.live import LiveVerdicts
-    from atout.report import _cost, _verdict_title, is_mistake
+    from atout.present.report import _cost, _verdict_title, is_mistake
     _, pos, report = _report()
     play = dict(report["plays"][0], cost=7, decisive=False,
                 verdict={"kind": "best", "low": 0, "high": 0})
@@ -61,8 +62,8 @@ def test_the_renderers_read_the_verdict():
 
 def test_verdict_words_and_marks():
     assert Verdict.of_cost(0, 0, False).kind is VerdictKind.BEST
-    assert Verdict.of_cost(0, 30, False).mark() == "?"
-    assert Verdict.of_cost(0, 30, False).words() == "not judged: its cost lies between 0 and 30"
-    assert Verdict.of_cost(12, 12, False).mark() == "12"
-    assert Verdict.of_cost(12, 40, False).mark(ascii=True) == ">=12"
+    assert verdict_mark(Verdict.of_cost(0, 30, False)) == "?"
+    assert verdict_words(Verdict.of_cost(0, 30, False)) == "not judged: its cost lies between 0 and 30"
+    assert verdict_mark(Verdict.of_cost(12, 12, False)) == "12"
+    assert verdict_mark(Verdict.of_cost(12, 40, False), ascii=True) == ">=12"
     assert Verdict.of_cost(12, 12, True).kind is VerdictKind.DECISIVE

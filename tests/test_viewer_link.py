@@ -15,7 +15,7 @@ import random
 import xml.etree.ElementTree as ET
 
 import link_corpus
-from atout import link
+from atout.present import link
 from atout.deal import BIDS, random_endgame
 from atout.games import HAND_SIZE
 from test_viewer import (DESKTOP, GAMES, PLAYED, browser, new_page, open_deal, page,  # noqa: F401

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl
 
-from .cards import DECK_SIZE, card, token
-from .errors import PositionError
-from .games import AT4_NEGATIVE_TRICKS, AT4_RUFER, deck_of
+from atout.cards import DECK_SIZE, card, token
+from atout.errors import PositionError
+from atout.games import AT4_NEGATIVE_TRICKS, AT4_RUFER, deck_of
 
 VERSION = 1
 GAMES = ("fr4", "fr3", "fr5", "priest5", "at4")
@@ -199,7 +199,7 @@ def normalized(obj: dict) -> dict:
 def encode(obj: dict) -> str:
     """The payload of a valid position (refused with :class:`~atout.errors.PositionError`
     as ``atout validate`` refuses it)."""
-    from .position import parse_position
+    from atout.position import parse_position
 
     parse_position(obj)
     n = normalized(obj)
@@ -436,7 +436,7 @@ def read_link(url: str) -> dict:
     whose view is shown (or None) and the cards of the line shown.  Raises
     :class:`LinkError` or :class:`~atout.errors.PositionError` (field ``d.<field>``) for a
     bad link."""
-    from .position import parse_position
+    from atout.position import parse_position
 
     read = parse_link(url)
     obj, shown, start, seat = read["position"], read["card"], read["from"], read["seat"]

@@ -1,6 +1,6 @@
 """The table as a picture: an SVG image of a position for a forum post or a club bulletin.
 
-:func:`svg` draws what the viewer draws (``server/view.py``'s :func:`table`, with or
+:func:`svg` draws what the viewer draws (``atout/present/view.py``'s :func:`table`, with or
 without one seat's view): the game and contract, the hands by seat in the game's seating
 (seat 0 at the bottom, the next seats round the table the way the game turns), the trick
 on the table, the cards outside the hands, and optionally the double-dummy value with each
@@ -15,7 +15,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from atout.cards import token as token_of
 
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+from .words import SYMBOLS, card_text
+
 GAME_NAMES = {"fr4": "French Tarot (4)", "fr3": "French Tarot (3)",
               "fr5": "French Tarot (5, called king)", "priest5": "Tessiner Priestertarock",
               "at4": "Austrian Tarock"}
@@ -47,7 +48,7 @@ def _card(x, y, token: str, trump_word: str, excuse: str, dim: bool = False) -> 
     else:
         red = token[-1] in "HD"
         fill, ink, stroke = "#ffffff", "#c62828" if red else "#1d232a", "#9aa3ac"
-        rank, pip, pip_size = token[:-1], SUITS[token[-1]], 12
+        rank, pip, pip_size = token[:-1], SYMBOLS[token[-1]], 12
     opacity = ' opacity="0.45"' if dim else ""
     return (f'<g{opacity}><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="3" '
             f'fill="{fill}" stroke="{stroke}"/>'
@@ -148,7 +149,7 @@ def _seat_box(table: dict, seat: int, costs: dict):
 
 def svg(table: dict, values: dict | None = None, title: str | None = None,
         what_if: dict | None = None) -> str:
-    """The SVG picture of a viewer table (:func:`atout.server.view.table`); ``values``: the
+    """The SVG picture of a viewer table (:func:`atout.present.view.table`); ``values``: the
     position's double-dummy result (``status``, ``value``, ``cards``, ``bounds``) to show
     its value and each legal card's value and cost (left out from one seat's view, which
     cannot know them); ``title``: a first line (default: the deal's id); ``what_if``: where
@@ -301,7 +302,6 @@ def what_if(position, real, view_seat: int | None = None) -> dict | None:
 
 def what_if_text(table: dict, what_if: dict) -> str:
     """The picture's line for a what-if: the card played instead, and of which card."""
-    from atout.text import card_text
 
     def name(token: str) -> str:            # as every tool writes a card: K♥, 14 atout, Excuse
         return card_text(token, game=table["game"])

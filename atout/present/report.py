@@ -1,6 +1,6 @@
 """A session's analyses as one page a club can read (``atout report``).
 
->>> from atout.report import read_analyses, page
+>>> from atout.present.report import read_analyses, page
 >>> with open("analyses.jsonl", "rb") as f:                         # doctest: +SKIP
 ...     session = read_analyses(f)
 >>> html = page(session, title="Club night")                        # doctest: +SKIP
@@ -17,7 +17,7 @@ from a mail or a USB stick) that reads on a phone.  It shows:
   of two games (or of a point game and a made-or-not goal) do not add up;
 - per board — the deals with the same ``board`` label, else with the same hands (a
   duplicate session's tables) — the hands in the game's seating, with ``--tables`` the
-  board's contract table and par (:mod:`atout.report_tables`), then each table's play side
+  board's contract table and par (:mod:`atout.present.report_tables`), then each table's play side
   by side (with ``--tables`` the bidding verdict for its contract): players, contract and
   result, the double-dummy verdict from the first card
   (made / down / open), the decisive cards and the dearest proven mistakes with who made
@@ -27,7 +27,7 @@ from a mail or a USB stick) that reads on a phone.  It shows:
 Every number on the page is one of the file's, or a sum of them (tests/test_report.py
 checks it).  Links open a deal in the viewer (``atout view``) at the card in question,
 the deal carried in the link itself (:func:`viewer_link`).  The words for contracts, roles
-and results are the viewer's (:mod:`atout.server.view`).
+and results are the viewer's (:mod:`atout.present.view`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,12 @@ from atout.jsonl import MAX_LINE_BYTES, decode_json, split_lines
 from atout.position import PEOPLE_FIELDS, Position, parse_position
 from atout.printable import printable
 from atout.verdict import Verdict, VerdictKind
-from atout.text import card_text
+
+from .link import make_link
+from .report_tables import board_table, deal_verdict
+from .view import (SUIT_ORDER, TURN, binary_value, contract_text, outside, result, roles, sort_key,
+                   value_meaning)
+from .words import SYMBOLS, card_text, standard_points, verdict_mark, verdict_words
 
 __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "page",
            "viewer_link", "DEFAULT_VIEWER"]
@@ -139,7 +144,6 @@ def _is_card(tok: Any, deck: set) -> bool:
 
 
 def _check_verdict(v, where: str) -> None:
-    from atout.verdict import VerdictKind
     if not isinstance(v, dict) or v.get("kind") not in {k.value for k in VerdictKind}:
         raise _Bad(where, "must be {kind, low, high}, kind one of "
                           + ", ".join(k.value for k in VerdictKind))
@@ -271,7 +275,6 @@ def value_kind(pos: Position) -> str:
     """What a deal's values count, for adding them up: points, thirds of a point (Austrian
     Tarock's standard counting, 3 × points − 2 × cards), or a goal made (1) or not.  Two
     kinds are never added together."""
-    from atout.server.view import binary_value
     if binary_value(pos):
         return "goals"
     return "thirds" if pos.contract.counting == "standard" else "points"
@@ -344,11 +347,7 @@ def _label_key(label) -> tuple:
 def viewer_link(base: str, position: dict, card_index: int | None = None) -> str | None:
     """The viewer's link to ``position`` (a position object) at card ``card_index`` (the
     table before that card is played), the deal carried in the link (the share links of
-    :mod:`atout.link`); None where this atout has no share links."""
-    try:
-        from atout.link import make_link
-    except ImportError:
-        return None
+    :mod:`atout.present.link`); None for a deal the links cannot carry."""
     # who played where is the page's, not the link's
     obj = {k: v for k, v in position.items() if k not in PEOPLE_FIELDS}
     try:
@@ -364,14 +363,14 @@ def _e(text: Any) -> str:
 
 
 def _card(tok: str, game: str, compact: bool = False) -> str:
-    """A card as the viewer writes it (atout.text.card_text): K♥ with its suit coloured,
+    """A card as the viewer writes it (atout.present.words.card_text): K♥ with its suit coloured,
     14 atout, Excuse; ``compact`` (hands and the play's table, as the viewer's lists of
     tricks): a trump as its number, the Excuse as ★, the full name in its title."""
     name = card_text(tok, game=game)
     if tok == "EX" or tok.startswith("T"):
         shown = ("★" if tok == "EX" else tok[1:]) if compact else name
         return f'<span class="c trump" title="{_e(name)}">{_e(shown)}</span>'
-    sym = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[tok[-1]]
+    sym = SYMBOLS[tok[-1]]
     red = " red" if tok[-1] in "HD" else ""
     return f'<span class="c{red}">{_e(tok[:-1])}{sym}</span>'
 
@@ -382,7 +381,6 @@ def _cards(toks, game: str, compact: bool = False) -> str:
 
 def _hand_rows(pos: Position, cards) -> str:
     """A hand as a player holds it: the trumps (and the Excuse), then each suit."""
-    from atout.server.view import SUIT_ORDER, sort_key
     rows: dict[int, list[str]] = {}
     for c in sorted(cards, key=sort_key(pos)):
         group = -1 if (is_trump(c) or c == EXCUSE) else SUIT_ORDER.index(suit(c))
@@ -394,7 +392,6 @@ def _hand_rows(pos: Position, cards) -> str:
 
 
 def _place(pos: Position, seat: int) -> str:
-    from atout.server.view import TURN
     place = PLACES[pos.seats][seat]
     return MIRROR.get(place, place) if TURN[pos.game] == "anticlockwise" else place
 
@@ -402,7 +399,6 @@ def _place(pos: Position, seat: int) -> str:
 def _hands(d: Played, names: bool) -> str:
     """The hands at the start of play, round the table as the game seats them; the cards
     outside the hands in the middle."""
-    from atout.server.view import TURN, outside, roles
     pos = d.position
     role = roles(pos)
     out = [f'<div class="hands seats-{pos.seats}">']
@@ -427,11 +423,11 @@ def _value(v, bounds) -> str:
 def _cost(play: dict) -> str:
     """A card's verdict in a few characters: "·" one of the best, "12" a mistake costing
     12, "≥12" a mistake of at least 12, "?" not judged."""
-    return verdict(play).mark()
+    return verdict_mark(verdict(play))
 
 
 def _verdict_title(play: dict) -> str:
-    return verdict(play).words()
+    return verdict_words(verdict(play))
 
 
 def _link(url: str | None, text: str = "view") -> str:
@@ -459,7 +455,6 @@ def _trick_of(pos: Position, index: int) -> int:
 
 
 def _play_line(d: Played, play: dict, viewer: str) -> str:
-    from atout.server.view import roles
     pos = d.position
     cost_text = f"cost {_cost(play)}"
     best = (f' <span class="best">best: {_cards(play["best"], pos.game)}</span>'
@@ -473,7 +468,6 @@ def _play_line(d: Played, play: dict, viewer: str) -> str:
 
 
 def _seat_totals(d: Played) -> str:
-    from atout.server.view import roles
     role = roles(d.position)
     rows = []
     for row in d.result["seats"]:
@@ -520,8 +514,6 @@ def _play_table(d: Played) -> str:
 
 
 def _deal(d: Played, viewer: str, contract_tables=None) -> str:
-    from atout.report_tables import deal_verdict
-    from atout.server.view import contract_text, result, standard_points
     pos, r = d.position, d.result
     where = []
     if pos.table is not None:
@@ -568,7 +560,6 @@ def _deal(d: Played, viewer: str, contract_tables=None) -> str:
 
 
 def _board(number: int, deals: list[Played], viewer: str, contract_tables=None) -> str:
-    from atout.report_tables import board_table
     first = deals[0].position
     label = (f"Board {_e(first.board)}" if first.board is not None else f"Deal {number}")
     same = all(tuple(map(sorted, d.position.hands)) == tuple(map(sorted, first.hands))
@@ -593,7 +584,6 @@ def _board(number: int, deals: list[Played], viewer: str, contract_tables=None) 
 
 
 def _players(deals: list[Played]) -> str:
-    from atout.server.view import value_meaning
     out = ['<section id="players"><h2>Players</h2>',
            '<p class="legend">Given away: the points each player is proven to have cost their '
            'camp against double-dummy play (all hands open), summed over the session: exact '
@@ -697,7 +687,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
     links open (``atout view`` or a server's ``--http``); ``source``: the analyses' file,
     named in the header by its name alone (a page is mailed: the folders it was made in
     are nobody's business); ``tables``: the contract tables of the deals
-    (:func:`atout.report_tables.read_tables`), each board's shown under its hands and each
+    (:func:`atout.present.report_tables.read_tables`), each board's shown under its hands and each
     table's bidding verdict beside its play."""
     deals = session.deals
     groups = boards(deals)

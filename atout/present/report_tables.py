@@ -20,7 +20,7 @@ from atout.errors import PositionError
 from atout.jsonl import MAX_LINE_BYTES, decode_json, split_lines
 from atout.position import Position, parse_position
 from atout.printable import printable
-from atout.table_text import contract_name, grid, par_text, verdict_text
+from atout.present.table_text import contract_name, grid, par_text, verdict_text
 
 __all__ = ["Tables", "read_tables", "board_table", "deal_verdict"]
 

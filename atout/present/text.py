@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import sys
 
-from .cards import EXCUSE, Card, is_trump, suit, token
-from .games import EXCUSE_FRENCH
-from .printable import printable
+from atout.cards import EXCUSE, Card, is_trump, suit, token
+from atout.games import EXCUSE_FRENCH
+from atout.printable import printable
 
-SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+from .view import won_so_far
+from .words import SYMBOLS, card_text, cards_text, standard_points
+
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-#: the Excuse's name in each game, as players call it
-EXCUSE_NAME = {"fr3": "Excuse", "fr4": "Excuse", "fr5": "Excuse", "priest5": "Narr", "at4": "Sküs"}
 _DECLARER = {"fr3": "taker", "fr4": "taker", "fr5": "taker", "priest5": "caller", "at4": "declarer"}
 _BIDS = {"prise": "prise", "garde": "garde", "garde_sans": "garde sans",
          "garde_contre": "garde contre"}
@@ -36,25 +36,6 @@ def can_encode_symbols(stream=None) -> bool:
 def want_ascii(args=None, stream=None) -> bool:
     """ASCII output: asked for (``--ascii``), or stdout cannot encode the suit symbols."""
     return bool(getattr(args, "ascii", False)) or not can_encode_symbols(stream)
-
-
-def card_text(c: Card | str, ascii: bool = False, game: str | None = None) -> str:
-    """A card as a player writes it in a sentence, as the viewer writes it: ``K♠`` (``KS``
-    in ASCII), ``21 atout`` (``21 tarock`` outside French Tarot), ``Excuse`` (``Narr``,
-    ``Sküs``).  Without ``game`` (the compact columns of a table): ``T21``, ``EX``."""
-    tok = c if isinstance(c, str) else token(c)
-    if game is not None and tok == "EX":
-        name = EXCUSE_NAME[game]
-        return name.replace("ü", "u") if ascii else name
-    if game is not None and tok.startswith("T"):
-        return f"{tok[1:]} {'atout' if game.startswith('fr') else 'tarock'}"
-    if ascii or tok == "EX" or tok.startswith("T"):
-        return tok
-    return tok[:-1] + SYMBOLS[tok[-1]]
-
-
-def cards_text(cards, ascii: bool = False, game: str | None = None) -> str:
-    return (", " if game is not None else " ").join(card_text(c, ascii, game) for c in cards)
 
 
 def _sort_key(rules, c: Card):
@@ -173,7 +154,6 @@ def describe_position(pos, ascii: bool = False) -> str:
             played = "  ".join(f"{s}:{card_text(c, ascii)}" for s, c in pos.trick)
             lines.append(f"  {len(pos.tricks) + 1:>2}. {played}  (on the table)")
     # counted as the viewer counts them (one count: the cards outside the hands included)
-    from atout.server.view import won_so_far
     won = won_so_far(pos)
     rows = won["rows"]
     if won["by"] == "seat":
@@ -256,7 +236,6 @@ def outcome_text(pos, out: dict, ascii: bool = False) -> list[str]:
         verdict = "makes" if out["made"] else "fails"
         goal = "its game" if out.get("objective") in (None, "contract") else out["objective"]
         if out.get("counting") == "standard":
-            from atout.server.view import standard_points
             points = (f"{standard_points(out['count'], ascii)} points counted in threes "
                       f"({out['declarer_points']} card points in {out['declarer_cards']} "
                       f"cards)")

@@ -9,8 +9,8 @@ where it is exact and the proven range where the question is open.
 
 from __future__ import annotations
 
-from .printable import printable
-from .text import card_text
+from atout.printable import printable
+from .words import card_text
 
 __all__ = ["describe_table", "grid", "cell_text", "contract_name", "verdict_text", "par_text"]
 

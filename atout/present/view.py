@@ -16,7 +16,8 @@ from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
 from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
 from atout.position import Position
-from atout.text import EXCUSE_NAME, card_text
+
+from .words import EXCUSE_NAME, card_text, standard_points
 
 #: suits as a player lays them out: colours alternate (♠ ♥ ♣ ♦)
 SUIT_ORDER = (0, 1, 3, 2)
@@ -186,17 +187,6 @@ def camp_names(position: Position) -> tuple[str, str]:
     return {"priest5": ("the caller's party", "the other party"),
             "at4": ("the declarer's camp", "the opponents")}.get(
                 c.game, ("the taker's camp", "the defence"))
-
-
-def standard_points(count: int, ascii: bool = False) -> str:
-    """An Austrian Tarock count in thirds of a point (standard counting: 3 × points − 2 ×
-    cards) as a player says it, counting the cards in threes: 38 → "12⅔", 107 → "35⅔"
-    (``ascii``: "12 2/3")."""
-    whole, third = divmod(count, 3)
-    if ascii:
-        return " ".join(([str(whole)] if whole or not third else [])
-                        + ([f"{third}/3"] if third else []))
-    return (str(whole) if whole or not third else "") + ("", "⅓", "⅔")[third]
 
 
 def _plural(n, word: str) -> str:
