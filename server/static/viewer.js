@@ -13,7 +13,7 @@
 import { state, $ } from "./state.js";
 import { go, stepCard, stepTrick, backToReal, update } from "./stepping.js";
 import { setViewSeat, adviseCurrent } from "./seat.js";
-import { keepGoing, runAnalysis, reviewLimitChanged, scheduleReview, stopAnalysis, watchChartWidth } from "./review.js";
+import { keepGoing, runAnalysis, reviewSettingChanged, stopAnalysis, watchChartWidth } from "./review.js";
 import { start, followLink, loadDeal, loadText, notice, openInput, showDealError } from "./deals.js";
 import { openShare, copyShare } from "./address.js";
 import { openImage, saveImage } from "./picture.js";
@@ -53,8 +53,8 @@ function wire() {
     $("solve-limit").value = $("advice-limit").value;
     $("solve-limit").dispatchEvent(new Event("change"));
   });
-  $("analysis-limit").addEventListener("change", reviewLimitChanged);
-  $("analysis-start").addEventListener("change", scheduleReview);
+  $("analysis-limit").addEventListener("change", () => reviewSettingChanged("time limit"));
+  $("analysis-start").addEventListener("change", () => reviewSettingChanged("start"));
   $("view-seat").addEventListener("change", (e) => setViewSeat(e.target.value));
   $("advice-samples").addEventListener("change", () => adviseCurrent());
   $("analyse").addEventListener("click", () => runAnalysis());
