@@ -856,9 +856,9 @@ def test_a_played_deal_opens_with_no_review_until_asked(browser, server, size):
     with page.expect_request("**/api/analyze/stream"):
         offer.click()
     assert sent.index("solve") < sent.index("analyze/stream"), sent
-    page.wait_for_function("state.analysing !== null")
-    page.click("#analysis-stop")                           # the search let go at once
-    page.wait_for_function("state.analysing === null")
+    # (within the tests' 5 s limit, or at once from the server's cache of reviews)
+    page.wait_for_function("!state.analysing && state.analysis && state.analysis.status !== 'running'",
+                           timeout=60000)
     context.close()
     assert not page.errors
 
