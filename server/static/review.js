@@ -7,8 +7,8 @@
 import { state, $, el, svg, plural, TAB, keyOf, cardNo, seatsOf } from "./state.js";
 import { postLines, fieldMessage } from "./api.js";
 import { tokenEl, tokensEl, cardText, valueText } from "./cards.js";
-import { hasContract, madeWord, madeSentence } from "./value.js";
-import { go } from "./stepping.js";
+import { hasContract, madeWord, madeSentence } from "./position.js";
+import { emit } from "./events.js";
 
 // Each card's verdict is the analysis' own (p.verdict: {kind, low, high}, atout/verdict.py),
 // read here, not worked out again, and written as every tool writes it: "12" a mistake
@@ -431,7 +431,7 @@ export function drawVerdict(p, worst) {
 // list is far below it)
 export function goToAnalysed(index) {
   if (state.analysisLine && keyOf(state.analysisLine) !== keyOf(state.line)) state.line = state.analysisLine.slice();
-  go(index);
+  emit("go", index);
   const board = document.querySelector(".board").getBoundingClientRect();
   if (board.top < 0 || board.top > window.innerHeight / 2) document.querySelector(".board").scrollIntoView({ block: "start" });
 }
