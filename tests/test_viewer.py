@@ -834,7 +834,7 @@ def test_a_server_with_a_token_asks_for_it_once(browser, tmp_path):
 
 
 @pytest.mark.parametrize("size", ["desktop", "laptop", "phone"])
-def test_a_played_deal_opens_with_no_review_until_asked(browser, server, size):
+def test_a_played_deal_opens_with_no_review_until_asked(browser, server, size, tmp_path):
     """Issue 56, problem 5: a review searches on all the server's cores, so opening a played
     deal starts none: the page offers it (a button where the review shows) and starts it
     when asked.  A search process runs one search at a time, so the value of the position
@@ -853,6 +853,8 @@ def test_a_played_deal_opens_with_no_review_until_asked(browser, server, size):
     assert page.evaluate("state.analysing") is None and page.locator("#chart svg").count() == 0
     offer = page.locator("#analysis-status #review-start")
     assert offer.is_visible() and "Not started yet" in page.inner_text("#analysis-status")
+    offer.scroll_into_view_if_needed()
+    keep_screenshot(page, tmp_path, f"viewer-review-offer-{size}.png", full_page=False)
     with page.expect_request("**/api/analyze/stream"):
         offer.click()
     assert sent.index("solve") < sent.index("analyze/stream"), sent
