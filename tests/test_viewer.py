@@ -166,8 +166,9 @@ def open_deal(page, index: int, card: int) -> None:
 
 
 def analyse_from(page, start: int) -> dict:
-    """Choose where the page's analysis starts and wait for it: its answer."""
+    """Choose where the page's analysis starts, start it and wait for it: its answer."""
     page.select_option("#analysis-start", str(start))
+    page.click("#analyse")
     page.wait_for_function("n => state.analysis && state.analysis.start === n && !state.analysing",
                            arg=start, timeout=60000)
     page.wait_for_selector("#seat-costs tr[data-seat]")
@@ -259,7 +260,8 @@ def test_step_through_a_deal_and_read_the_values(page, game, tmp_path):
     k = len(deal["played"]) - 3 * seats + 1      # three tricks from the end, second card
     open_deal(page, index, k)
     check_against_solve(page, deal, k)
-    page.wait_for_selector("#seat-costs tr[data-seat]", timeout=60000)   # the analysis too
+    page.click("#review-start")                                         # the review, asked for
+    page.wait_for_selector("#seat-costs tr[data-seat]", timeout=60000)
     assert_on_one_screen(page)
     keep_screenshot(page, tmp_path, f"viewer-{game}-1400x900.png", full_page=False)
     page.set_viewport_size(LAPTOP)
@@ -294,10 +296,7 @@ def test_the_analysis_shown_is_atout_analyze(page, game):
     deal = PLAYED[index]
     open_deal(page, index, 0)
     start = max(0, (len(deal["hands"][0]) - LAST_TRICKS[game]) * len(deal["hands"]))
-    if start:
-        analyse_from(page, start)
-    else:
-        page.wait_for_selector("#seat-costs tr[data-seat]", timeout=60000)
+    analyse_from(page, start)
     report = atout.analyze(deal, start=start, tt_mb=TT_MB)
     rows = page.locator("#seat-costs tr[data-seat]").all()
     shown = [[int(x) for x in row.inner_text().split("\t")[2:5]] for row in rows]
@@ -541,6 +540,7 @@ def test_a_whole_deal_gets_an_answer(page):
     index = GAMES["fr4"]
     page.context.add_init_script("try { localStorage.setItem('atout-solve-limit', '2'); } catch (e) {}")
     open_deal(page, index, 0)
+    page.click("#review-start")
     page.wait_for_function("state.analysis && !state.analysing", timeout=60000)
     a = page.evaluate("state.analysis")
     assert a["start"] == 0 and a["status"] == "limit" and len(a["plays"]) == 72
@@ -575,6 +575,7 @@ def test_the_review_draws_verdicts_as_found_stops_and_keeps_going(page):
     page.on("request", lambda r: requests.append(json.loads(r.post_data))
             if r.url.endswith("/api/analyze/stream") else None)
     open_deal(page, GAMES["fr4"], 0)
+    page.click("#review-start")
     page.wait_for_function("state.analysing && state.analysis && state.analysis.plays.length === 72 "
                            "&& document.querySelectorAll('#chart circle.dot').length > 1",
                            timeout=60000)
@@ -620,6 +621,7 @@ def test_cards_are_named_as_a_player_writes_them(page):
     deal = PLAYED[index]
     open_deal(page, index, 40)
     check_against_solve(page, deal, 40)
+    page.click("#review-start")
     page.wait_for_selector("#chart svg")
     page.click(".card.legal:not(.next-played)")    # a what-if: its banner names the real card
     wait_card(page, 41)
@@ -744,6 +746,7 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
         phone.context.add_init_script("localStorage.setItem('atout-solve-limit', '2')")
     open_deal(phone, index, k)
     wait_solved(phone, k)
+    phone.click("#review-start")
     phone.wait_for_selector("#chart svg", timeout=60000)
     phone.evaluate("window.scrollTo(0, 0)")
     keep_screenshot(phone, tmp_path, f"viewer-{game}-390x844.png", full_page=False)
@@ -830,19 +833,36 @@ def test_a_server_with_a_token_asks_for_it_once(browser, tmp_path):
         assert served.stop() == 0
 
 
-def test_the_value_is_asked_for_before_the_review_when_the_table_comes_late(page):
-    """A search process runs one search at a time: on a server with one, a review sent
-    first would hold it for its whole time limit and the value of the position shown
-    would wait behind it.  The page asks for the value first, even when the table (which
-    the value waits for) comes late, as on a loaded machine."""
+@pytest.mark.parametrize("size", ["desktop", "laptop", "phone"])
+def test_a_played_deal_opens_with_no_review_until_asked(browser, server, size, tmp_path):
+    """Issue 56, problem 5: a review searches on all the server's cores, so opening a played
+    deal starts none: the page offers it (a button where the review shows) and starts it
+    when asked.  A search process runs one search at a time, so the value of the position
+    shown is still asked for first, even when the table (which it waits for) comes late."""
+    context, page = new_page(browser, server, {"desktop": DESKTOP, "laptop": LAPTOP, "phone": PHONE}[size])
     sent = []
     page.on("request", lambda r: sent.append(r.url.split("/api/", 1)[1])
             if "/api/" in r.url else None)
     page.route("**/api/table", lambda route: (time.sleep(0.5), route.continue_()))
     index = GAMES["fr4"]
-    with page.expect_request("**/api/analyze/stream", timeout=30000):
-        page.goto(f"{page.base}#deal={index}&card={len(PLAYED[index]['played']) - 8}")
-    assert "solve" in sent and sent.index("solve") < sent.index("analyze/stream"), sent
+    k = len(PLAYED[index]["played"]) - 8
+    open_deal(page, index, k)
+    wait_solved(page, k)
+    page.wait_for_timeout(800)                             # the old page's review began by now
+    assert not [u for u in sent if u.startswith("analyze")], sent
+    assert page.evaluate("state.analysing") is None and page.locator("#chart svg").count() == 0
+    offer = page.locator("#analysis-status #review-start")
+    assert offer.is_visible() and "Not started yet" in page.inner_text("#analysis-status")
+    offer.scroll_into_view_if_needed()
+    keep_screenshot(page, tmp_path, f"viewer-review-offer-{size}.png", full_page=False)
+    with page.expect_request("**/api/analyze/stream"):
+        offer.click()
+    assert sent.index("solve") < sent.index("analyze/stream"), sent
+    # (within the tests' 5 s limit, or at once from the server's cache of reviews)
+    page.wait_for_function("!state.analysing && state.analysis && state.analysis.status !== 'running'",
+                           timeout=60000)
+    context.close()
+    assert not page.errors
 
 
 # -- the second pass (issue 49) --------------------------------------------------------------
@@ -1012,6 +1032,7 @@ def test_a_review_ended_or_stopped_before_its_first_verdict_says_so(page, then):
         page.route("**/api/analyze/stream", lambda route: None)
     index = GAMES["fr3"]
     open_deal(page, index, len(PLAYED[index]["played"]))
+    page.click("#analyse")
     if then == "ends":
         page.wait_for_function("document.getElementById('analysis-status').textContent"
                                ".includes('ended before its report')", timeout=30000)

@@ -67,6 +67,7 @@ def test_from_one_seats_view_only_what_it_could_know(page):
     page.context.add_init_script("localStorage.setItem('atout-analysis-limit', '120')")
     open_deal(page, index, k)
     wait_solved(page, k)
+    page.click("#review-start")
     page.wait_for_function("state.analysing !== null")           # the review is under way
     page.on("requestfailed", lambda r: stopped.append(r.url) if "/api/analyze" in r.url else None)
     page.on("request", lambda r: searches.append(r.url)

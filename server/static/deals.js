@@ -4,13 +4,9 @@
 import { state, $, el, plural } from "./state.js";
 import { api, validate } from "./api.js";
 import { withCardText } from "./cards.js";
-import { decode, encode, LinkError } from "./link.js";
+import { encode } from "./link.js";
 import { readAddress, linkHash } from "./address.js";
-import { go } from "./stepping.js";
-import { stopSolving } from "./value.js";
-import { fillViewOptions, stopAdvising } from "./seat.js";
-import { fillStartOptions, drawAnalysis, stopReview, reviewLineChanged, reviewViewChanged } from "./review.js";
-import { contractTableChanged } from "./contract-table.js";
+import { emit } from "./events.js";
 
 export function showDealError(message) {
   const box = $("input-error");
@@ -72,9 +68,7 @@ export async function loadDeal(i, view) {
   if (view && view.seat !== null && view.seat < seats) state.viewSeat = view.seat;
   // what the command line refuses (docs/format.md, "Reading a link") is said, and left out
   else if (view && view.seat !== null) notice("This link's seat: seat " + view.seat + " does not exist (0.." + (seats - 1) + "): every hand is shown.", null, true);
-  stopSolving();
-  stopAdvising();
-  stopReview();
+  emit("deal-closing");           // the searches of the deal shown stop
   state.dealIndex = i;
   state.deal = state.deals[i].obj;
   state.real = (state.deal.played || []).slice();
@@ -86,10 +80,7 @@ export async function loadDeal(i, view) {
   state.analysis = null;
   state.analysisLine = null;
   $("deal-select").value = String(i);
-  fillStartOptions();
-  fillViewOptions();
-  drawAnalysis();
-  contractTableChanged();
+  emit("deal-opened");            // its panels filled in for it
   $("analysis-status").textContent = "";
   let k = state.real.length < cardsInDeal(state.deal) ? state.real.length : 0;
   if (view && view.card !== null) k = view.card;
@@ -115,10 +106,9 @@ export async function loadDeal(i, view) {
   if (view && view.card !== null && view.card > state.line.length) {
     notice("This link's card: must be 0 to " + state.line.length + ", the cards of the line shown.", null, true);
   }
-  await go(Math.min(k, state.line.length));
+  await emit("go", Math.min(k, state.line.length));
   if (state.dealIndex !== i || state.deal !== state.deals[i].obj) return;   // another deal since
-  if (state.viewSeat === null) reviewLineChanged();
-  else reviewViewChanged();
+  emit("deal-shown");             // the review kept for it, or the offer of one
 }
 
 // positions opened or pasted in this tab are kept for its reloads

@@ -4,7 +4,7 @@
 // down); with every hand open it may carry the double-dummy value and each card's cost.
 import { state, $, positionAt } from "./state.js";
 import { post, fieldMessage } from "./api.js";
-import { currentSolve } from "./value.js";
+import { currentSolve } from "./position.js";
 
 export function openImage(open) {
   $("image-panel").hidden = !open;

@@ -7,8 +7,8 @@
 import { state, $, el, svg, plural, TAB, keyOf, cardNo, seatsOf } from "./state.js";
 import { postLines, fieldMessage } from "./api.js";
 import { tokenEl, tokensEl, cardText, valueText } from "./cards.js";
-import { hasContract, madeWord, madeSentence } from "./value.js";
-import { go } from "./stepping.js";
+import { hasContract, madeWord, madeSentence } from "./position.js";
+import { emit } from "./events.js";
 
 // Each card's verdict is the analysis' own (p.verdict: {kind, low, high}, atout/verdict.py),
 // read here, not worked out again, and written as every tool writes it: "12" a mistake
@@ -43,8 +43,7 @@ export function fillStartOptions() {
   sel.value = "0";    // the whole deal: within its time limit every card gets a verdict
 }
 
-let timer = null;
-let pending = null;     // a what-if line waiting for its end's value before it is reviewed
+let pending = null;     // a what-if line whose end's value is awaited: can a review judge it?
 
 // Reviews found in this tab outlive a reload (sessionStorage, this tab only): the last
 // KEPT_REVIEWS of them, none over KEPT_CHARS characters (a whole deal's is about 30 000).
@@ -91,48 +90,71 @@ function showKeptReview() {
   return true;
 }
 
-// the real play is reviewed at once; a what-if line once the search has solved where it
-// ends (where that position is too big to solve in time, no card of it could be judged)
+// A review searches on all the server's cores for up to its time limit, so none starts by
+// itself: the line shown gets a review kept from before in this tab, or the offer of one
+// (a button in the status line, beside where the review is drawn).  A what-if line whose
+// end the search cannot solve in time is said to be one no review could judge.
 export function reviewLineChanged() {
-  clearTimeout(timer);
   pending = null;
-  if (state.viewSeat !== null) return;
+  // a review under way goes on (it was asked for); its status line stays its own
+  if (state.viewSeat !== null || state.analysing) return;
   if (showKeptReview()) return;
-  if (state.whatIfFrom === null) { timer = setTimeout(runAnalysis, 300); return; }
+  offerReview();
+  if (state.whatIfFrom === null || !state.line.length) return;
   pending = keyOf(state.line);
-  const status = $("analysis-status");
-  status.className = "dd-status";
-  status.textContent = "The review follows the what-if line once the value where it ends is known.";
   const known = state.solves.get(pending + "|" + $("solve-limit").value);
   if (known) reviewOnSolved(pending, known);
 }
 
-// the value panel's search answered: a what-if line waiting for it is reviewed, or not
+// what the review would search, and a button to start it; or why there is nothing to review
+function offerReview() {
+  const status = $("analysis-status");
+  status.className = "dd-status";
+  const start = Number($("analysis-start").value);
+  const nothing = nothingToReview(state.line, start);
+  if (nothing) { status.textContent = nothing; return; }
+  const what = state.whatIfFrom !== null ? "the what-if line" : "the play";
+  const button = el("button", "review-start", "Review " + what);
+  button.id = "review-start";
+  button.type = "button";
+  button.addEventListener("click", () => runAnalysis());
+  status.replaceChildren(button, " judges each of its " + plural(state.line.length - start, "card") +
+    (start ? " from trick " + (start / seatsOf() + 1) : "") + ", searching for up to " +
+    $("analysis-limit").value + " s on the server's cores. Not started yet.");
+}
+
+// a line with no card played from the review's start: why a search would analyse nothing
+function nothingToReview(line, start) {
+  if (line.length > start) return null;
+  return line.length === 0
+    ? "No card has been played yet: nothing to analyse. Play a card (click a lit card) and the review follows that line."
+    : "No card played from trick " + (start / seatsOf() + 1) + " on: choose an earlier trick to analyse from.";
+}
+
+// the value panel's search answered: where a what-if line ends unsolved, no card of it
+// could be judged, and the page says so before anyone asks
 export function reviewOnSolved(lineKey, result) {
-  if (pending === null || lineKey !== pending || state.viewSeat !== null) return;
+  if (pending === null || lineKey !== pending || state.viewSeat !== null || state.analysing) return;
   pending = null;
-  if (result.status === "ok") { timer = setTimeout(runAnalysis, 100); return; }
+  if (result.status === "ok") return;
   const status = $("analysis-status");
   status.className = "dd-status limited";
   status.textContent = "Not reviewed: the search cannot solve where this what-if line ends within its time limit, " +
     "so no card of the line could be judged. Step the line on (▶) or press Analyse to try anyway.";
 }
 
-export function scheduleReview() {
-  clearTimeout(timer);
-  timer = setTimeout(runAnalysis, 300);
-}
-
-// another time limit does not throw away the review running or found: it is for the next
-// one (Analyse, or Keep going)
-export function reviewLimitChanged() {
-  if (!state.analysing && !state.analysis) { scheduleReview(); return; }
-  $("analysis-limit-note").textContent = "The new limit is for the next review: press " +
+// another start or time limit does not throw away the review running or found: it is for
+// the next one (Analyse, or Keep going); with none, the offer says what it would search
+export function reviewSettingChanged(setting) {
+  if (!state.analysing && !state.analysis) {
+    if (state.viewSeat === null) offerReview();
+    return;
+  }
+  $("analysis-limit-note").textContent = "The new " + setting + " is for the next review: press " +
     (state.analysing ? "Stop, then Analyse." : "Analyse" + (state.analysisSession ? " or Keep going." : "."));
 }
 
 export function stopReview() {
-  clearTimeout(timer);
   pending = null;
   if (state.analysing) { state.analysing.abort(); state.analysing = null; }
   showControls(false);
@@ -191,7 +213,6 @@ function drawSoon() {
 // for another time limit, its verdicts drawn as the server finds them.
 export async function runAnalysis(keepGoing) {
   keepGoing = keepGoing === true;
-  clearTimeout(timer);
   pending = null;
   if (state.analysing) state.analysing.abort();
   state.analysing = null;
@@ -201,15 +222,14 @@ export async function runAnalysis(keepGoing) {
   const limit = Number($("analysis-limit").value);
   const statusEl = $("analysis-status");
   statusEl.className = "dd-status";
-  if (line.length <= start) {
+  const nothing = nothingToReview(line, start);
+  if (nothing) {
     // no card played from there on: a search would analyse nothing
     state.analysis = state.analysisLine = null;
     drawAnalysis();
     drawProgress(null, false);
     showControls(false);
-    statusEl.textContent = line.length === 0
-      ? "No card has been played yet: nothing to analyse. Play a card (click a lit card) and the review follows that line."
-      : "No card played from trick " + (start / seatsOf() + 1) + " on: choose an earlier trick to analyse from.";
+    statusEl.textContent = nothing;
     return;
   }
   $("analysis-limit-note").textContent = "";
@@ -292,7 +312,7 @@ export async function runAnalysis(keepGoing) {
 function finishStatus(ms, limit, cached) {
   const a = state.analysis;
   const statusEl = $("analysis-status");
-  const what = state.whatIfFrom !== null ? "the what-if line" : "the real play";
+  const what = keyOf(state.analysisLine) !== keyOf(state.real) ? "the what-if line" : "the real play";
   const seconds = (ms / 1000).toFixed(1);
   const from = cached ? " (the server's review of this deal, kept from before)" : "";
   if (a.status === "ok") {
@@ -411,7 +431,7 @@ export function drawVerdict(p, worst) {
 // list is far below it)
 export function goToAnalysed(index) {
   if (state.analysisLine && keyOf(state.analysisLine) !== keyOf(state.line)) state.line = state.analysisLine.slice();
-  go(index);
+  emit("go", index);
   const board = document.querySelector(".board").getBoundingClientRect();
   if (board.top < 0 || board.top > window.innerHeight / 2) document.querySelector(".board").scrollIntoView({ block: "start" });
 }

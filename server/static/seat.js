@@ -6,14 +6,8 @@
 import { state, $, el, plural, TAB } from "./state.js";
 import { startRequest, stopRequest } from "./api.js";
 import { tokenEl, tokensEl, meanText } from "./cards.js";
-import { drawTable } from "./table.js";
-import { currentKey, solveLimit, stopSolving } from "./value.js";
-import { update } from "./stepping.js";
-import { stopReview, reviewViewChanged } from "./review.js";
-import { contractTableChanged } from "./contract-table.js";
-
-// fewer deals than this solved say little: no card is recommended on them
-const FEW_DEALS = 10;
+import { solveLimit, adviceKey, adviceSamples, recommendedCards, FEW_DEALS } from "./position.js";
+import { emit } from "./events.js";
 
 export function fillViewOptions() {
   const sel = $("view-seat");
@@ -26,24 +20,6 @@ export function fillViewOptions() {
   }
   if (state.viewSeat !== null && state.viewSeat >= state.deal.hands.length) state.viewSeat = null;
   sel.value = state.viewSeat === null ? "" : String(state.viewSeat);
-}
-
-export function setViewSeat(value) {
-  state.viewSeat = value === "" || value === null ? null : Number(value);
-  $("view-seat").value = state.viewSeat === null ? "" : String(state.viewSeat);
-  // what the other view had under way stops here: it would only slow this one's down
-  stopSolving();
-  stopAdvising();
-  stopReview();
-  update();
-  reviewViewChanged();
-  contractTableChanged();
-}
-
-function adviceSamples() { return Number($("advice-samples").value); }
-function adviceKey() { return currentKey() + "|" + adviceSamples() + "|" + state.viewSeat; }
-export function currentAdvice() {
-  return state.viewSeat === null ? null : state.advices.get(adviceKey()) || null;
 }
 
 export function adviseCurrent() {
@@ -79,8 +55,8 @@ export function adviseCurrent() {
     (data, job) => {
       data.waited = job.seconds;
       state.advices.set(key, data);
-      drawTable();
       showAdvice(data);
+      emit("advised");                              // the recommended cards drawn on the table
     },
     (message) => {
       status.textContent = "The advice failed: " + message;
@@ -89,12 +65,6 @@ export function adviseCurrent() {
 }
 
 export function stopAdvising() { stopRequest("advising"); }
-
-// the cards the advice recommends: none on too few deals, nor when every card is as good
-export function recommendedCards(a) {
-  if (!a.solved || (a.status !== "ok" && a.solved < FEW_DEALS) || a.best.length >= a.cards.length) return [];
-  return a.best;
-}
 
 function showAdvice(a) {
   const status = $("advice-status");

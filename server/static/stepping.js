@@ -4,12 +4,8 @@
 import { state, $, el, plural, keyOf, positionAt, cardNo, seatsOf } from "./state.js";
 import { post, fieldMessage } from "./api.js";
 import { tokenEl } from "./cards.js";
-import { drawTable } from "./table.js";
-import { currentSolve, solveCurrent, clearValue } from "./value.js";
-import { adviseCurrent } from "./seat.js";
-import { drawChartCursor, reviewLineChanged } from "./review.js";
-import { writeAddress } from "./address.js";
-import { showDealError } from "./deals.js";
+import { currentSolve } from "./position.js";
+import { emit } from "./events.js";
 
 function trickStart(k) { return k - (k % seatsOf()); }
 
@@ -41,7 +37,7 @@ export function playInstead(token) {
   state.line = state.line.slice(0, k).concat([token]);
   state.cursor = k + 1;
   update();
-  reviewLineChanged();
+  emit("line-changed");
 }
 
 // the best card of the position shown, where the search has proven one (never from one
@@ -65,7 +61,7 @@ export async function backToReal() {
   state.whatIfFrom = null;
   state.cursor = Math.min(from === null ? state.cursor : from, state.line.length);
   await update();          // the value asked for first (see loadDeal)
-  reviewLineChanged();
+  emit("line-changed");
 }
 
 // where the table stands, card numbers counted from 1 as everywhere on the page
@@ -99,7 +95,7 @@ export function refreshButtons() {
 export async function update() {
   const k = state.cursor;
   const key = keyOf(state.line.slice(0, k));
-  clearValue();
+  emit("leaving");           // nothing shown belongs to another position, even for a moment
   $("slider").max = String(state.line.length);
   $("slider").value = String(k);
   const seat = state.viewSeat;
@@ -109,20 +105,17 @@ export async function update() {
     if (seat !== null) body.seat = seat;
     const r = await post("/api/table", body);
     if (state.cursor !== k || keyOf(state.line.slice(0, k)) !== key || state.viewSeat !== seat) return;   // moved on
-    if (!r.ok) { showDealError(fieldMessage(r.data)); return; }
+    if (!r.ok) { emit("deal-error", fieldMessage(r.data)); return; }
     t = r.data;
     state.tables.set(key + "@" + seat, t);
   }
   state.table = t;
-  drawTable();
+  emit("table");             // drawn before anything below reads the page
   $("table").dataset.shown = k;
   $("where").textContent = describeWhere();
   drawWhatIf();
   refreshButtons();
-  drawChartCursor();
-  writeAddress();
-  solveCurrent();
-  adviseCurrent();
+  emit("shown");             // the chart's cursor, the address, the value or the advice
 }
 
 function drawWhatIf() {

@@ -4,9 +4,8 @@
 // drawn comes from /api/table (server/view.py): the rules are the server's.
 import { state, $, el, plural } from "./state.js";
 import { cardEl, cardName, tokenEl, valueText, signed, meanText, isSigned } from "./cards.js";
-import { currentSolve } from "./value.js";
-import { currentAdvice, recommendedCards } from "./seat.js";
-import { go, playInstead } from "./stepping.js";
+import { currentSolve, currentAdvice, recommendedCards } from "./position.js";
+import { emit } from "./events.js";
 
 // where each seat sits, seat 0 at the bottom, when the play goes clockwise (the next seat on
 // the player's left); an anticlockwise game (the next seat on the right) mirrors it
@@ -105,8 +104,8 @@ function handCard(token, seat) {
   card.tabIndex = 0;
   card.setAttribute("role", "button");
   card.setAttribute("aria-label", "play " + cardName(token));
-  wrap.addEventListener("click", () => playInstead(token));
-  card.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); playInstead(token); } });
+  wrap.addEventListener("click", () => emit("play", token));
+  card.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); emit("play", token); } });
   if (state.line[state.cursor] === token) card.classList.add("next-played");
   if (state.viewSeat === null) valueBadge(wrap, card, token, seat);
   else if (state.viewSeat === seat) adviceBadge(wrap, card, token, seat);
@@ -230,8 +229,8 @@ function drawTricks(t) {
       const after = (i + 1) * t.seats;
       tr.tabIndex = 0;
       tr.title = "trick " + (i + 1) + ": led by seat " + trick.cards[0][0] + ", won by seat " + trick.winner + " — the table after it";
-      tr.addEventListener("click", () => go(after));
-      tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(after); });
+      tr.addEventListener("click", () => emit("go", after));
+      tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter") emit("go", after); });
     }
     sheet.append(tr);
   });

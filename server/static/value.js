@@ -2,18 +2,11 @@
 // search stopped by its time limit proved, and whether the contract is made), its best
 // cards and one best line.  Never from one seat's view: that seat cannot see the hands
 // the search sees.
-import { state, $, el, TAB, keyOf, positionAt } from "./state.js";
+import { state, $, el, TAB, positionAt } from "./state.js";
 import { startRequest, stopRequest } from "./api.js";
 import { tokensEl, valueText } from "./cards.js";
-import { drawTable } from "./table.js";
-import { refreshButtons } from "./stepping.js";
-import { reviewOnSolved } from "./review.js";
-
-export function solveLimit() { return Number($("solve-limit").value); }
-export function currentKey() { return keyOf(state.line.slice(0, state.cursor)) + "|" + solveLimit(); }
-export function currentSolve() {
-  return state.viewSeat === null ? state.solves.get(currentKey()) || null : null;
-}
+import { solveLimit, currentKey, hasContract, madeKey, madeWord, madeSentence } from "./position.js";
+import { emit } from "./events.js";
 
 // nothing shown belongs to another position, even for a moment
 export function clearValue() {
@@ -50,10 +43,8 @@ export function solveCurrent() {
     (job) => showSearching(job, limit),
     (data) => {
       state.solves.set(key, data);
-      drawTable();
       showSolve(data);
-      refreshButtons();
-      reviewOnSolved(key.split("|")[0], data);
+      emit("solved", key.split("|")[0], data);     // the cards' values drawn, a review told
     },
     (message) => {
       $("dd-status").textContent = "The search failed: " + message;
@@ -117,22 +108,4 @@ function showSolve(s) {
       valueText(lo) + " and at most " + valueText(hi) + (hasContract() ? "; " + madeSentence(s.made) : "") +
       ". No card values yet — raise the time limit, or step on to a smaller position.";
   }
-}
-
-// -- the contract question: made or not, where the value itself is not known ------------------
-
-// every game but Trischaken has a contract to make (its chart has a deciding line)
-export function hasContract() {
-  const scale = state.table ? state.table.scale : null;
-  return !!scale && (scale.line !== null || !!scale.fixed);
-}
-
-export const madeKey = (made) => (made === true ? "made" : made === false ? "down" : "open");
-export const madeWord = (made) => ({ made: "made", down: "down", open: "made or down: open" })[madeKey(made)];
-
-export function madeSentence(made) {
-  const who = state.table ? state.table.scale.up : "the declarer's camp";
-  if (made === true) return "proven: " + who + " makes its contract with best play";
-  if (made === false) return "proven: " + who + " goes down with best play";
-  return "whether " + who + " makes its contract is still open";
 }

@@ -1,23 +1,35 @@
 // atout hand viewer: draws what the server's rules engine says (/api/table) and the
 // double-dummy values of the search (/api/solve, /api/analyze), and from one seat's view
 // the advice of /api/advise.  No number is computed here except a card's cost, the
-// difference between its value and the best card's.  One module per job, no build step:
+// difference between its value and the best card's.  One module per job, no build step.
 //
-//   state.js     the page's state and small helpers      api.js      the server's API
-//   cards.js     cards as a player writes them            table.js    the table and side panels
-//   stepping.js  stepping, what-if lines                  address.js  the address, share links
-//   link.js      a deal in a link (atout/link.py)         value.js    the double-dummy value
-//   review.js    the review of the play and its chart     seat.js     one seat's view, advice
-//   deals.js     the deals offered, files, pasting        picture.js  "Save image"
-//   contract-table.js  who could have made what: the deal's contract table
+// This module is the controller: it wires the page's controls, listens to the features'
+// events (events.js) and decides what follows each.  The features draw from the state and
+// report upward; none imports another feature that could import it back, so the imports
+// run one way (tests/test_viewer_modules.py checks that there is no circle):
+//
+//   viewer.js   the controller (this file)
+//   features:   stepping.js  stepping, what-if lines       table.js    the table and side panels
+//               value.js     the double-dummy value        seat.js     one seat's view, advice
+//               review.js    the review and its chart      deals.js    the deals offered, files, pasting
+//               address.js   the address, share links      picture.js  "Save image"
+//               contract-table.js  who could have made what: the deal's contract table
+//   below them: position.js  what is known of the position shown (value, advice, contract words)
+//               api.js       the server's API              cards.js    cards as a player writes them
+//               link.js      a deal in a link (atout/link.py)
+//               events.js    the features' events          state.js    the page's state, small helpers
 import { state, $ } from "./state.js";
-import { go, stepCard, stepTrick, backToReal, update } from "./stepping.js";
-import { setViewSeat, adviseCurrent } from "./seat.js";
-import { keepGoing, runAnalysis, reviewLimitChanged, scheduleReview, stopAnalysis, watchChartWidth } from "./review.js";
+import { on } from "./events.js";
+import { go, stepCard, stepTrick, playInstead, backToReal, refreshButtons, update } from "./stepping.js";
+import { drawTable } from "./table.js";
+import { clearValue, solveCurrent, stopSolving } from "./value.js";
+import { adviseCurrent, fillViewOptions, stopAdvising } from "./seat.js";
+import { drawAnalysis, drawChartCursor, fillStartOptions, keepGoing, reviewLineChanged, reviewOnSolved,
+         reviewSettingChanged, reviewViewChanged, runAnalysis, stopAnalysis, stopReview, watchChartWidth } from "./review.js";
 import { start, followLink, loadDeal, loadText, notice, openInput, showDealError } from "./deals.js";
-import { openShare, copyShare } from "./address.js";
+import { openShare, copyShare, writeAddress } from "./address.js";
 import { openImage, saveImage } from "./picture.js";
-import { runContractTable, stopContractTable } from "./contract-table.js";
+import { contractTableChanged, runContractTable, stopContractTable } from "./contract-table.js";
 
 window.state = state;      // for the browser tests and a curious console
 
@@ -29,6 +41,35 @@ function rememberLimit(id) {
     if (kept && [...sel.options].some((o) => o.value === kept)) sel.value = kept;
   } catch (e) { /* no storage: the page's default */ }
   sel.addEventListener("change", () => { try { localStorage.setItem("atout-" + id, sel.value); } catch (e) { /* kept for this page only */ } });
+}
+
+// from one seat's view, or every hand open again: what the other view had under way stops
+// here (it would only slow this one's down), and each panel shows what this view may see
+function setViewSeat(value) {
+  state.viewSeat = value === "" || value === null ? null : Number(value);
+  $("view-seat").value = state.viewSeat === null ? "" : String(state.viewSeat);
+  stopSolving();
+  stopAdvising();
+  stopReview();
+  update();
+  reviewViewChanged();
+  contractTableChanged();
+}
+
+// what follows each feature's event
+function listen() {
+  on("go", (k) => go(k));                              // a card of the tricks, the list, the chart
+  on("play", (token) => playInstead(token));           // a card clicked: a what-if
+  on("leaving", clearValue);                           // the table moves to another position
+  on("table", drawTable);                              // its table came
+  on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); });
+  on("line-changed", reviewLineChanged);
+  on("solved", (lineKey, result) => { drawTable(); refreshButtons(); reviewOnSolved(lineKey, result); });
+  on("advised", drawTable);
+  on("deal-error", showDealError);
+  on("deal-closing", () => { stopSolving(); stopAdvising(); stopReview(); });
+  on("deal-opened", () => { fillStartOptions(); fillViewOptions(); drawAnalysis(); contractTableChanged(); });
+  on("deal-shown", () => (state.viewSeat === null ? reviewLineChanged() : reviewViewChanged()));
 }
 
 function wire() {
@@ -53,8 +94,8 @@ function wire() {
     $("solve-limit").value = $("advice-limit").value;
     $("solve-limit").dispatchEvent(new Event("change"));
   });
-  $("analysis-limit").addEventListener("change", reviewLimitChanged);
-  $("analysis-start").addEventListener("change", scheduleReview);
+  $("analysis-limit").addEventListener("change", () => reviewSettingChanged("time limit"));
+  $("analysis-start").addEventListener("change", () => reviewSettingChanged("start"));
   $("view-seat").addEventListener("change", (e) => setViewSeat(e.target.value));
   $("advice-samples").addEventListener("change", () => adviseCurrent());
   $("analyse").addEventListener("click", () => runAnalysis());
@@ -100,5 +141,6 @@ function wire() {
   watchChartWidth();
 }
 
+listen();
 wire();
 start();
