@@ -2,7 +2,7 @@
 tests/test_viewer.py; skipped as they are when Chromium or playwright is missing).
 
 The page's reader and writer of a deal in a link (server/static/link.js) against
-atout/link.py on random deals of every game and contract; "Share" gives a link that shows
+atout/present/link.py on random deals of every game and contract; "Share" gives a link that shows
 the same table — deal, card, what-if line, view — in another browser, a deal that is in no
 list included; a bad link is said, and the first deal shown; "Save image" saves the table
 as SVG and PNG.
@@ -60,7 +60,7 @@ def test_the_page_reads_and_writes_links_as_atout_does(page):
 
 def test_the_page_reads_every_link_as_atout_does(page):
     """One reader's rules (docs/format.md, "Reading a link"): the page's readLink and
-    atout/link.py's parse_link give the same link, or refuse it naming the same part for the
+    atout/present/link.py's parse_link give the same link, or refuse it naming the same part for the
     same reason, on links good and bad (tests/link_corpus.py) — integer ids miswritten or
     past 64 bits, a part given twice, odd escapes, changed payloads."""
     page.goto(page.base)

@@ -1,10 +1,11 @@
 // A deal in a link: the compact encoding of a position carried by the page's share links,
-// bit for bit as atout/link.py writes and reads it (docs/format.md, "A deal in a link"):
+// bit for bit as atout/present/link.py writes and reads it (docs/format.md, "A deal in a link"):
 // the game, the first leader, where each card of the pack lies, the contract, the cards
 // played and the id, packed into bits written with the 64 characters of base64url.
 // encode(position) -> payload; decode(payload) -> position, or a LinkError saying why not;
-// readLink(text) -> what a link asks for, read by the rules atout/link.py's parse_link follows
-// (docs/format.md, "Reading a link"): the same deal, or the same refusal naming the same part.
+// readLink(text) -> what a link asks for, read by the rules atout/present/link.py's parse_link
+// follows (docs/format.md, "Reading a link"): the same deal, or the same refusal naming the same
+// part.
 
 const VERSION = 1;
 const GAMES = ["fr4", "fr3", "fr5", "priest5", "at4"];

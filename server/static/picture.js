@@ -1,5 +1,5 @@
 // "Save image": the table as a picture for a forum post or a club bulletin — drawn by the
-// server (atout/picture.py, as `atout show --svg` draws it) as SVG, and as PNG rasterised
+// server (atout/present/picture.py, as `atout show --svg` draws it) as SVG, and as PNG rasterised
 // here on a canvas.  From one seat's view the picture is that view (the other hands face
 // down); with every hand open it may carry the double-dummy value and each card's cost.
 import { state, $, positionAt } from "./state.js";

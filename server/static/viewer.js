@@ -16,7 +16,7 @@
 //               contract-table.js  who could have made what: the deal's contract table
 //   below them: position.js  what is known of the position shown (value, advice, contract words)
 //               api.js       the server's API              cards.js    cards as a player writes them
-//               link.js      a deal in a link (atout/link.py)
+//               link.js      a deal in a link (atout/present/link.py)
 //               events.js    the features' events          state.js    the page's state, small helpers
 import { state, $ } from "./state.js";
 import { on } from "./events.js";
