@@ -166,11 +166,13 @@ def _check_contracts(game: str, contracts: Iterable[str] | None, played_bid: str
 
 
 def table_spec(d: Dealt, contracts: Iterable[str] | None = None,
-               played: Iterable[Card] = ()) -> TableSpec:
+               played: Iterable[Card] = (), stop: Callable[[], bool] | None = None) -> TableSpec:
     """The cells of the table of ``d`` (all its game's contracts, or those named in
     ``contracts``).  ``played``: cards taken as played in every cell, the same in each —
     for testing the table on deals cut short (a cell where they are not legal is
-    missing).  Raises PositionError naming ``contracts`` for a contract the game's table
+    missing).  ``stop``: asked now and then while the écarts are counted (a whole deal's
+    take a second or more): raises :class:`~atout.errors.Stopped` when it says yes.
+    Raises PositionError naming ``contracts`` for a contract the game's table
     does not have, or the field that would give the deal when no cell can be asked."""
     played = tuple(played)
     game = d.game
@@ -180,7 +182,7 @@ def table_spec(d: Dealt, contracts: Iterable[str] | None = None,
                "at4": _at4}[game]
     cells: list[TableCell] = []
     missing: list[Missing] = []
-    builder(d, asked, played, cells, missing)
+    builder(d, asked, played, cells, missing, stop)
     if not cells:
         if missing:
             raise PositionError(missing[0].field, missing[0].reason)
@@ -219,7 +221,7 @@ def _fr5_calls(hand: Iterable[Card]) -> list[Card]:
     return calls
 
 
-def _french(d: Dealt, asked, played: tuple, cells: list, missing: list) -> None:
+def _french(d: Dealt, asked, played: tuple, cells: list, missing: list, stop=None) -> None:
     pos = d.played
     con = pos.contract
     seats = pos.seats
@@ -259,7 +261,7 @@ def _french(d: Dealt, asked, played: tuple, cells: list, missing: list) -> None:
                 elif seat == given_taker and (d.game != "fr5" or called == con.called):
                     _given_garde(d, played, cells, missing)
                 else:
-                    _searched_garde(d, cell, base, played, cells, missing)
+                    _searched_garde(d, cell, base, played, cells, missing, stop)
 
 
 def _given_garde(d: Dealt, played: tuple, cells: list, missing: list) -> None:
@@ -275,14 +277,15 @@ def _given_garde(d: Dealt, played: tuple, cells: list, missing: list) -> None:
 
 
 def _searched_garde(d: Dealt, cell: TableCell, base: dict, played: tuple, cells: list,
-                    missing: list) -> None:
+                    missing: list, stop=None) -> None:
     """A garde with the best écart: one position per class of écarts."""
     seat, hands, dog = cell.seat, d.hands, d.outside
     rules = rules_for(d.game)
     mine = set(hands[seat]) | set(dog)
     keep = [c for c in played if c in mine]       # the taker's cards played stay in hand
     fixed = [cell.called] if cell.called is not None else []
-    classes = ecart_classes(rules, [list(h) for h in hands], seat, dog, keep=keep, fixed=fixed)
+    classes = ecart_classes(rules, [list(h) for h in hands], seat, dog, keep=keep, fixed=fixed,
+                            stop=stop)
     if cell.called is not None and cell.called in dog:
         cell.partner = None          # the taker takes the called card with the dog
 
@@ -339,7 +342,7 @@ def _petit_sec(hand: Iterable[Card]) -> bool:
 
 # -- Priestertarock --------------------------------------------------------------------------
 
-def _priest(d: Dealt, asked, played: tuple, cells: list, missing: list) -> None:
+def _priest(d: Dealt, asked, played: tuple, cells: list, missing: list, stop=None) -> None:
     hands, opened, dealer = d.hands, d.outside, d.dealer
     base = {"dealer": dealer, "open": tokens(opened)}
     for caller in range(5):
@@ -364,7 +367,7 @@ def _priest(d: Dealt, asked, played: tuple, cells: list, missing: list) -> None:
 
 # -- Austrian Tarock -------------------------------------------------------------------------
 
-def _at4(d: Dealt, asked, played: tuple, cells: list, missing: list) -> None:
+def _at4(d: Dealt, asked, played: tuple, cells: list, missing: list, stop=None) -> None:
     hands, talon = d.hands, d.outside
     pos = d.played
     con = pos.contract

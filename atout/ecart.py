@@ -21,9 +21,10 @@ the search tries them in that order, since one écart that makes the contract se
 from __future__ import annotations
 
 import itertools
-from typing import Iterable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from .cards import EXCUSE, KING, PETIT, T21, Card, is_trump, rank, suit
+from .errors import Stopped
 from .games import Rules
 
 __all__ = ["EcartClass", "class_key", "ecart_classes", "may_discard", "promise"]
@@ -31,6 +32,8 @@ __all__ = ["EcartClass", "class_key", "ecart_classes", "may_discard", "promise"]
 BOUTS = (PETIT, T21, EXCUSE)
 TRUMPS = 4          # the suit number of the trumps (atout.cards.TAROCK)
 TAKER = -1          # the owner a signature writes for the taker's cards
+#: how many écarts ecart_classes looks at between two questions to its ``stop``
+STOP_EVERY = 1024
 
 
 class EcartClass(NamedTuple):
@@ -141,8 +144,23 @@ def class_key(rules: Rules, hands: list[list[Card]], taker: int, dog: Iterable[C
                  for s in sorted(setup.by_suit))
 
 
+class _Steps:
+    """Counts the work and asks ``stop`` every :data:`STOP_EVERY` steps."""
+
+    def __init__(self, stop: Callable[[], bool] | None):
+        self.stop, self.left = stop, STOP_EVERY
+
+    def take(self) -> None:
+        self.left -= 1
+        if self.left <= 0:
+            self.left = STOP_EVERY
+            if self.stop is not None and self.stop():
+                raise Stopped("stopped while the écarts were counted")
+
+
 def ecart_classes(rules: Rules, hands: list[list[Card]], taker: int, dog: Iterable[Card],
-                  keep: Iterable[Card] = (), fixed: Iterable[Card] = ()) -> list[EcartClass]:
+                  keep: Iterable[Card] = (), fixed: Iterable[Card] = (),
+                  stop: Callable[[], bool] | None = None) -> list[EcartClass]:
     """Every écart of ``len(dog)`` cards the taker may make after taking the dog into its
     hand, one per class (above), the most promising class first.
 
@@ -151,7 +169,12 @@ def ecart_classes(rules: Rules, hands: list[list[Card]], taker: int, dog: Iterab
     cards whose name the rules use beyond their rank and points (the ``fr5`` called card).
     An écart holds no king and no bout, and trumps only when fewer other cards than the
     dog may go: then every such card and the fewest trumps.  Empty when no écart is
-    possible (too few cards may go once ``keep`` is kept)."""
+    possible (too few cards may go once ``keep`` is kept).
+
+    ``stop``: asked every :data:`STOP_EVERY` écarts looked at; when it says yes, raises
+    :class:`~atout.errors.Stopped` (a whole deal's classes take a second or more, and a
+    search process must stop within its grace when its request goes away)."""
+    steps = _Steps(stop)
     setup = _setup(rules, hands, taker, dog, keep, fixed)
     if setup is None:
         return []
@@ -164,6 +187,7 @@ def ecart_classes(rules: Rules, hands: list[list[Card]], taker: int, dog: Iterab
         seen: dict[tuple, list] = {}
         for k in range(0, min(need, len(cards)) + 1):
             for subset in itertools.combinations(sorted(cards), k):
+                steps.take()
                 entry = seen.setdefault(_subset_signature(rules, setup, s, subset), [subset, 0])
                 entry[1] += 1
         per_k: dict[int, list[tuple[tuple, tuple[Card, ...], int]]] = {}
@@ -187,6 +211,7 @@ def ecart_classes(rules: Rules, hands: list[list[Card]], taker: int, dog: Iterab
     # the cards gone from each suit, their number and points).
     classes = []
     for chosen in spread(0, need, ()):
+        steps.take()
         ecart = tuple(sorted(forced + [c for _, subset, _ in chosen for c in subset]))
         size = 1
         for _, _, count in chosen:

@@ -17,5 +17,10 @@ class PositionError(ValueError):
         self.reason = reason
 
 
+class Stopped(Exception):
+    """A computation stopped because its caller asked it to (its ``stop()`` said yes):
+    nothing it would have returned exists yet."""
+
+
 class IllegalCardError(PositionError):
     """A card that the seat to play does not hold or may not play now."""

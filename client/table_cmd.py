@@ -48,21 +48,28 @@ def add_parser(sub, positive_float, positive_int) -> None:
 
 
 def run(args) -> int:
-    from atout.errors import PositionError
+    from atout.errors import Stopped
     from atout.jsonl import read_records
     from atout.solver.contract_table import contract_table
 
-    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, default_threads, emit_error
+    from .cli import EXIT_BAD_INPUT, EXIT_OK, _open_input, default_threads
     from .interrupt import EXIT_INTERRUPTED, Searches, count_lines
 
     def search(position, cancel):
-        return contract_table(position, time_limit=args.time_limit,
-                              threads=args.threads or default_threads(), tt_mb=args.tt_mb,
-                              contracts=args.contracts, values=args.values, cancel=cancel)
+        try:
+            return contract_table(position, time_limit=args.time_limit,
+                                  threads=args.threads or default_threads(), tt_mb=args.tt_mb,
+                                  contracts=args.contracts, values=args.values, cancel=cancel)
+        except Stopped:
+            return None          # Ctrl-C while the écarts were counted: nothing proven yet
 
     searches = Searches("table", "deal", count_lines(args.file))
     with searches, _open_input(args.file) as f:
         for rec, table in searches.answers(read_records(f), search):
+            if table is None:
+                print(f"atout: interrupted: {rec.label}: stopped before any cell was asked",
+                      file=sys.stderr)
+                return EXIT_INTERRUPTED
             print_table(table, args)
             if searches.interrupted:
                 proven = sum(c["made"] is not None for c in table["cells"])

@@ -53,7 +53,8 @@ class Done(NamedTuple):
 class Failed(NamedTuple):
     """A job that could not be done: ``kind`` "invalid" (the request's fault: ``field``
     names what was wrong), "unimplemented", "internal" (a bug), or, made by the front
-    ends, "replaced" (a newer request took its slot) and "unavailable"."""
+    ends, "replaced" (a newer request took its slot) and "unavailable"; "stopped": asked
+    to stop before it had anything to answer (no one waits for that answer)."""
     tag: str
     job: Any
     kind: str
@@ -212,7 +213,7 @@ class _Progress:
 def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> Done | Failed:
     """One call's search; its :class:`Done` or :class:`Failed` (never raises).  ``channel``: see
     :class:`~atout.runner.process.Channel` (the review tells its verdicts through it)."""
-    from atout.errors import PositionError
+    from atout.errors import PositionError, Stopped
     from atout.proto import convert
     from atout.solver import solve
 
@@ -247,6 +248,8 @@ def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> D
             reply = failed(job, "internal", "", f"unknown job kind {kind!r}")
     except PositionError as e:
         reply = failed(job, "invalid", e.field, e.reason)
+    except Stopped as e:
+        reply = failed(job, "stopped", None, str(e))
     except ValueError as e:
         reply = failed(job, "invalid", "", str(e))
     except Exception as e:  # a bug: reported to the caller as INTERNAL, the worker goes on

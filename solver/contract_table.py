@@ -474,14 +474,16 @@ def contract_table(position: Any, *, time_limit: float | None = None,
 
     Raises :class:`~atout.errors.PositionError` for a position the rules refuse, a
     contract its game's table does not have (``contracts``), or a deal no cell can be
-    asked of (the field that would give it)."""
+    asked of (the field that would give it); :class:`~atout.errors.Stopped` when
+    ``cancel`` stops it before its cells are known (while the écarts are counted)."""
     if not isinstance(position, Position):
         position = parse_position(position)
     check_limits(time_limit, None, tt_mb)
     check_threads(threads)
     started = time.monotonic()
     cancel = cancel or Cancel()
-    spec = table_spec(dealt(position), contracts, played)
+    # (the écarts of a whole deal take a second or more to count: a cancel stops that too)
+    spec = table_spec(dealt(position), contracts, played, stop=cancel.is_set)
     cells, units = _units(spec)
     lock = threading.Lock()
 

@@ -15,6 +15,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -193,6 +194,55 @@ def test_ecart_classes_hold_every_ecart_once():
             keys = {class_key(rules, hands, seat, dog, k.ecart) for k in classes}
             assert len(keys) == len(classes) == len({class_key(rules, hands, seat, dog, e)
                                                      for e in legal})
+
+
+def test_counting_the_ecarts_stops_when_asked():
+    """A whole fr4 deal's écarts take a second or more to count, and a search process must
+    stop within its grace when its request goes away (a contract table replaced in the
+    viewer was killed so): the count asks its ``stop`` as it goes and raises Stopped when
+    it says yes; a ``stop`` that never does changes nothing; and a table cancelled while
+    its écarts are counted stops there (before, the whole count ran first)."""
+    from atout.ecart import STOP_EVERY
+    from atout.errors import Stopped
+    from atout.solver import Cancel
+
+    obj = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-full.jsonl")
+                     .read_text().splitlines()[2])       # gardes over every écart: 17,275 classes
+    d = dealt(parse_position(obj))
+    rules = rules_for("fr4")
+    asked = []
+
+    def stop_at_third_question() -> bool:
+        asked.append(1)
+        return len(asked) >= 3
+
+    seat = 3                                               # 6,263 classes
+    with pytest.raises(Stopped):
+        ecart_classes(rules, [list(h) for h in d.hands], seat, d.outside,
+                      stop=stop_at_third_question)
+    assert len(asked) == 3
+    every = ecart_classes(rules, [list(h) for h in d.hands], seat, d.outside)
+    assert len(every) > 3 * STOP_EVERY
+    assert ecart_classes(rules, [list(h) for h in d.hands], seat, d.outside,
+                         stop=lambda: False) == every
+    cancel = Cancel()
+    cancel.set()
+    with pytest.raises(Stopped):
+        contract_table(obj, time_limit=60, cancel=cancel)
+
+
+def test_a_table_stopped_while_counting_ecarts_answers_at_once():
+    """The search process's answer to a table stopped before its cells are known: the job
+    failed as "stopped" (no one waits for it), not a bug."""
+    from atout.server import worker
+    from atout.solver import Cancel
+
+    obj = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-full.jsonl")
+                     .read_text().splitlines()[2])
+    cancel = Cancel()
+    cancel.set()
+    answer = worker.run_job("table", 1, obj, {"time_limit": 60, "tt_mb": 16}, cancel)
+    assert isinstance(answer, worker.Failed) and answer.kind == "stopped", answer
 
 
 # -- Priestertarock ---------------------------------------------------------------------------
