@@ -105,6 +105,20 @@ def parse_line(raw: bytes, line: int) -> Record:
         return Record(line, label, ident, error=PositionError("position", "nested too deeply"))
 
 
+def result_position(obj: dict, missing: str) -> Position:
+    """The deal a result line carries beside its result (``atout batch --analyze`` and
+    ``--table`` write it as ``position``), validated by the rules; a PositionError naming
+    ``position.<field>`` otherwise (``missing``: the reason when there is none)."""
+    if not isinstance(obj.get("position"), dict):
+        raise PositionError("position", missing)
+    try:
+        return parse_position(obj["position"])
+    except PositionError as e:
+        raise PositionError(f"position.{e.field}", e.reason) from None
+    except RecursionError:
+        raise PositionError("position", "nested too deeply") from None
+
+
 def _hint(text: str) -> str:
     """A hint for a line that is part of a pretty-printed object or array."""
     t = text.strip()

@@ -40,8 +40,8 @@ from typing import Any, BinaryIO
 from atout.cards import EXCUSE, card, is_trump, suit, token
 from atout.errors import PositionError
 from atout.games import deck_of
-from atout.jsonl import MAX_LINE_BYTES, decode_json, split_lines
-from atout.position import PEOPLE_FIELDS, Position, parse_position
+from atout.jsonl import MAX_LINE_BYTES, decode_json, result_position, split_lines
+from atout.position import PEOPLE_FIELDS, Position
 from atout.printable import printable
 from atout.verdict import Verdict, VerdictKind
 
@@ -219,15 +219,11 @@ def _read_line(raw: bytes, number: int, session: Session) -> None:
     if status not in ("ok", "limit") or "plays" not in obj:
         raise _Bad("status", "not an analysis of atout batch --analyze (a solve's result, "
                              "or a position?)")
-    if not isinstance(obj.get("position"), dict):
-        raise _Bad("position", "is missing: the page needs the deal itself, which atout "
-                               "batch --analyze writes beside each analysis")
     try:
-        pos = parse_position(obj["position"])
+        pos = result_position(obj, "is missing: the page needs the deal itself, which atout "
+                                   "batch --analyze writes beside each analysis")
     except PositionError as e:
-        raise _Bad(f"position.{e.field}", e.reason) from None
-    except RecursionError:
-        raise _Bad("position", "nested too deeply") from None
+        raise _Bad(e.field, e.reason) from None
     _check_analysis(obj, pos)
     session.deals.append(Played(number, obj, pos))
 

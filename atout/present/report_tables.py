@@ -17,8 +17,8 @@ from typing import Any, BinaryIO
 from atout.contract_table import verdict_in
 from atout.dealt import dealt
 from atout.errors import PositionError
-from atout.jsonl import MAX_LINE_BYTES, decode_json, split_lines
-from atout.position import Position, parse_position
+from atout.jsonl import MAX_LINE_BYTES, decode_json, result_position, split_lines
+from atout.position import Position
 from atout.printable import printable
 from atout.present.table_text import contract_name, grid, par_text, verdict_text
 
@@ -65,13 +65,7 @@ def read_tables(stream: BinaryIO) -> Tables:
                 continue
             if obj.get("status") not in ("ok", "limit") or not isinstance(obj.get("cells"), list):
                 raise PositionError("status", "not a contract table of atout batch --table")
-            if not isinstance(obj.get("position"), dict):
-                raise PositionError("position", "is missing: the page matches a table to its "
-                                                "deal by it")
-            try:
-                pos = parse_position(obj["position"])
-            except PositionError as e:
-                raise PositionError(f"position.{e.field}", e.reason) from None
+            pos = result_position(obj, "is missing: the page matches a table to its deal by it")
             if pos.id is not None:
                 tables.by_id.setdefault(pos.id, (obj, pos))
             key = _deal_key(pos)
