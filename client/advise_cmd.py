@@ -107,7 +107,7 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
              f"seat {seat} ({role}) to play, from what it can see: {counted} deals drawn "
              f"(seed {advice['seed']}, at most {advice['samples']}) among {deals:,} it cannot "
              f"tell apart",
-             f"value: {value_meaning(pos)}; seat {seat} wants it {want}"]
+             f"value: {value_meaning(pos, ascii)}; seat {seat} wants it {want}"]
     if advice.get("decided") == "one card":
         choice = ("one legal card" if len(advice["cards"]) == 1 else
                   "its legal cards are worth the same in every deal it cannot tell apart")

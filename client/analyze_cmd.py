@@ -237,7 +237,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         return str(v) if v is not None else f"{bounds[0]}{dots}{bounds[1]}"
 
     lines.append(f"{printable(label, ascii)}: {contract_text(pos, ascii)}")
-    lines.append(f"value: {value_meaning(pos)}")
+    lines.append(f"value: {value_meaning(pos, ascii)}")
     start_text = value(report["start_value"], report.get("start_bounds"))
     if report["start_value"] is None:
         start_text = f"between {report['start_bounds'][0]} and {report['start_bounds'][1]}"

@@ -13,13 +13,14 @@ from atout.cards import EXCUSE, Card, is_trump, suit, token
 from atout.games import EXCUSE_FRENCH
 from atout.printable import printable
 
-from .view import won_so_far
-from .words import SYMBOLS, card_text, cards_text, standard_points
+from . import view
+from .view import roles, won_so_far
+from .words import SYMBOLS, card_text, cards_text, plain, standard_points
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 _DECLARER = {"fr3": "taker", "fr4": "taker", "fr5": "taker", "priest5": "caller", "at4": "declarer"}
-_BIDS = {"prise": "prise", "garde": "garde", "garde_sans": "garde sans",
-         "garde_contre": "garde contre"}
+GAME_NAMES = {"fr3": "French Tarot (3)", "fr4": "French Tarot (4)", "fr5": "French Tarot (5)",
+              "priest5": "Priestertarock", "at4": "Austrian Tarock"}
 
 
 def can_encode_symbols(stream=None) -> bool:
@@ -62,49 +63,12 @@ def hand_text(rules, cards, ascii: bool = False) -> str:
     return sep.join(parts) if parts else "-"
 
 
-def roles(pos) -> list[str]:
-    """Each seat's role: taker/caller/declarer, partner, defender (Trischaken: analysed)."""
-    con = pos.contract
-    if con.bid == "trischaken":
-        return ["analysed" if s == con.declarer else "player" for s in range(pos.seats)]
-    out = []
-    for s in range(pos.seats):
-        if s == con.declarer:
-            out.append(_DECLARER.get(pos.game, "declarer"))
-        elif con.camp[s] == con.camp[con.declarer]:
-            out.append("partner")
-        else:
-            out.append("defender")
-    return out
-
-
 def contract_text(pos, ascii: bool = False, partner_known: bool = True) -> str:
-    """The contract in words; ``partner_known=False``: as a seat that cannot yet tell who
-    holds the called card sees it (no partner, no "alone")."""
-    con = pos.contract
-    game = {"fr3": "French Tarot (3)", "fr4": "French Tarot (4)", "fr5": "French Tarot (5)",
-            "priest5": "Priestertarock", "at4": "Austrian Tarock"}[pos.game]
-    if con.bid == "trischaken":
-        return f"{game}, trischaken; seat {con.declarer} analysed (takes as few points as it can)"
-    if pos.game.startswith("fr"):
-        text = f"{game}, {_BIDS.get(con.bid, con.bid)} by seat {con.declarer}"
-    elif pos.game == "priest5":
-        text = f"{game}, seat {con.declarer} calls"
-    else:
-        text = f"{game}, {con.bid} by seat {con.declarer}"
-    if con.called is not None:
-        text += f", calling {card_text(con.called, ascii, pos.game)}"
-    if not partner_known and con.called is not None:
-        pass
-    elif con.partner is not None:
-        text += f" (partner: seat {con.partner})"
-    elif con.called is not None or (pos.game == "priest5" and con.alone):
-        text += " (alone)"
-    if con.chelem:
-        text += ", chelem announced"
-    if con.objective not in ("contract", None) and pos.game == "at4":
-        text += f", objective {con.objective}"
-    return text
+    """The game's name and the contract in the viewer's words (:func:`.view.contract_text`);
+    ``partner_known=False``: as a seat that cannot yet tell who holds the called card
+    sees it."""
+    return plain(f"{GAME_NAMES[pos.game]}, {view.contract_text(pos, partner_known, ascii)}",
+                 ascii)
 
 
 def _num(x) -> str:
@@ -180,21 +144,9 @@ def describe_position(pos, ascii: bool = False) -> str:
 
 # -- results in words --------------------------------------------------------------------------
 
-def value_meaning(pos) -> str:
-    """What the solver's value counts in this game."""
-    con = pos.contract
-    if pos.game.startswith("fr"):
-        return "the score each defender pays the taker's camp (negative: is paid)"
-    if pos.game == "priest5":
-        return "the caller's party's points minus the others'"
-    if con.bid == "trischaken":
-        return f"the fewest points seat {con.declarer} can hold itself to"
-    if con.objective != "contract" or con.bid in ("pagatrufer", "uhurufer", "kakadurufer",
-                                                   "maraburufer") or con.rules.must_beat:
-        return "1 if the declarer's camp reaches its goal, 0 if not"
-    if con.counting == "standard":
-        return "the declarer's camp's count (3 x points - 2 x cards; 107 makes it)"
-    return "the declarer's camp's card points (54 make it)"
+def value_meaning(pos, ascii: bool = False) -> str:
+    """What the solver's value counts in this game, in the viewer's words."""
+    return plain(view.value_meaning(pos), ascii)
 
 
 def made_text(pos, made) -> str:
@@ -267,7 +219,7 @@ def describe_result(pos, result: dict, ascii: bool = False) -> str:
         why = {"time": "the time limit", "nodes": "the node limit",
                "cancel": "Ctrl-C"}.get(result.get("stopped_by"), "a limit")
         lines.append(f"stopped by {why}: the value is between {lo} and {hi} "
-                     f"({value_meaning(pos)})")
+                     f"({value_meaning(pos, ascii)})")
         if pos.contract.bid != "trischaken":
             lines.append(made_text(pos, result.get("made")))
         guess = result.get("best_guess")
@@ -275,7 +227,7 @@ def describe_result(pos, result: dict, ascii: bool = False) -> str:
             guess = guess if isinstance(guess, list) else [guess]
             lines.append(f"best card found so far for seat {seat}: {cards_text(guess, ascii, pos.game)}")
         return "\n".join(lines)
-    lines.append(f"value {result['value']}: {value_meaning(pos)}")
+    lines.append(f"value {result['value']}: {value_meaning(pos, ascii)}")
     if seat is not None:
         best = result.get("best") or []
         lines.append(f"seat {seat} ({role[seat]}) to play; best: {cards_text(best, ascii, pos.game)}")

@@ -75,13 +75,15 @@ def roles(position: Position, partner_known: bool = True) -> list[str]:
     return out
 
 
-def contract_text(position: Position, partner_known: bool = True) -> str:
+def contract_text(position: Position, partner_known: bool = True, ascii: bool = False) -> str:
+    """The contract in words (the game's name aside); ``partner_known=False``: as a seat
+    that cannot yet tell who holds the called card sees it."""
     c = position.contract
     raw = c.raw
     if c.game.startswith("fr"):
         text = f"{BID_NAMES[c.bid]} by seat {c.declarer}"
         if c.game == "fr5":
-            called = card_text(c.called, game=c.game)
+            called = card_text(c.called, ascii, c.game)
             text += f", calling {called}" + ("" if not partner_known else
                                              " (the taker plays alone)" if c.partner is None
                                              else f" (held by seat {c.partner})")
@@ -94,7 +96,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
         if raw.get("alone"):
             text = f"Seat {c.declarer} calls and plays alone"
         else:
-            text = f"Seat {c.declarer} calls {card_text(c.called, game=c.game)}"
+            text = f"Seat {c.declarer} calls {card_text(c.called, ascii, c.game)}"
             if partner_known:
                 text += (" (alone: holds it)" if c.partner is None
                          else f" (partner: seat {c.partner})")
@@ -104,7 +106,7 @@ def contract_text(position: Position, partner_known: bool = True) -> str:
                 + (" (von oben)" if c.von_oben else ""))
     text = f"{c.bid.replace('_', ' ').capitalize()} by seat {c.declarer}"
     if c.called is not None:
-        text += f", calling {card_text(c.called, game=c.game)}" + ("" if not partner_known else
+        text += f", calling {card_text(c.called, ascii, c.game)}" + ("" if not partner_known else
                                                   " (in the talon: alone)" if c.partner is None
                                                   else f" (held by seat {c.partner})")
     if c.objective != "contract":

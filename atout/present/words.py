@@ -37,6 +37,15 @@ def cards_text(cards, ascii: bool = False, game: str | None = None) -> str:
     return (", " if game is not None else " ").join(card_text(c, ascii, game) for c in cards)
 
 
+#: what the viewer's words hold beyond ASCII, for a terminal that cannot print it
+_ASCII = str.maketrans({"×": "x", "−": "-", "é": "e", "ü": "u", "·": ".", "≥": ">=", "…": "..."})
+
+
+def plain(text: str, ascii: bool) -> str:
+    """``text`` as an ASCII terminal can print it (``ascii``), else as it is."""
+    return text.translate(_ASCII) if ascii else text
+
+
 def standard_points(count: int, ascii: bool = False) -> str:
     """An Austrian Tarock count in thirds of a point (standard counting: 3 × points − 2 ×
     cards) as a player says it, counting the cards in threes: 38 → "12⅔", 107 → "35⅔"
