@@ -24,7 +24,7 @@ from .cancel import Cancel
 from .params import card_of_code, code_of, engine_params
 
 __all__ = ["Cancel", "MAX_THREADS", "SolveResult", "default_tt_mb", "made_of", "make_engine",
-           "solve"]
+           "rebase_to", "solve"]
 
 # The table size when the caller names none, by the cards still to play (docs/search.md,
 # "Memory"): from 56 (fr4: 14 tricks) the searches run for minutes, and a whole fr4 deal's
@@ -117,6 +117,16 @@ def make_engine(position: Position, tt_mb: int | None = None, features: int = DE
     for c in position.played:
         engine.play(code_of(position.rules, c))
     return engine
+
+
+def rebase_to(engine: Engine, position: Position) -> None:
+    """Move ``engine`` to ``position`` (its played cards replayed), a deal of the same game
+    and contract as the engine's (ValueError otherwise), keeping its table warm:
+    ``Engine.rebase`` says why that is sound.  The contract table takes a garde's écarts
+    so, one after the other on one engine (solver/ecarts.py)."""
+    engine.rebase(engine_params(position))
+    for c in position.played:
+        engine.play(code_of(position.rules, c))
 
 
 def made_of(lo: int, hi: int, threshold: int | None) -> bool | None:

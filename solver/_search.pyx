@@ -27,7 +27,7 @@ One job per file, as in DDS (``docs/search.md`` tells the whole story):
 
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, int16_t, uint8_t, int8_t
 from libc.stdlib cimport calloc, malloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcmp
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 include "core.pxi"
@@ -50,6 +50,59 @@ cdef int card_code(int code) except -1:
     return code
 
 
+cdef void fill_game(Game* g, dict params) except *:
+    """The rule parameters of ``params`` (built by params.py) into ``g``, zeroed first."""
+    cdef int k, b, seat
+    memset(g, 0, sizeof(Game))
+    g.kind = params["kind"]; g.seats = params["seats"]; g.tricks = params["tricks"]
+    g.excuse = params["excuse"]; g.maxcamp = params["maxcamp"]
+    g.trumps_win = params["trumps_win"]; g.overtrump = params["overtrump"]
+    g.must_beat = params["must_beat"]; g.pagat_last = params["pagat_last"]
+    g.trull = params["trull"]; g.colour_lead = params["colour_lead"]
+    g.top_lead = params["top_lead"]; g.called_code = params["called_code"]
+    g.narr_last_trick = params["narr_last_trick"]; g.total_points = params["total_points"]
+    g.multiplier = params["multiplier"]; g.poignee = params["poignee"]
+    g.chelem_announced = params["chelem_announced"]; g.standard = params["standard"]
+    g.goal = params["goal"]; g.goal_tricks = params["goal_tricks"]
+    g.bird_code = params["bird_code"]; g.bird_trick = params["bird_trick"]
+    g.koenig_code = params["koenig_code"]
+    for seat in range(g.seats):
+        g.camp[seat] = params["camp"][seat]
+    for k in range(5):
+        g.special[k] = params["special"][k]
+        for b in range(32):
+            g.points[k][b] = params["points"][k][b]
+            g.value_points[k][b] = params["value_points"][k][b]
+            g.cls[k][b] = params["cls"][k][b]
+            if g.cls[k][b] or (k == TAROCK and b == EXBIT):
+                g.honours[k] |= <uint32_t>1 << b
+            if g.cls[k][b]:
+                g.classed[k] |= <uint32_t>1 << b
+    worth_levels(g)
+    g.talon_len = len(params["talon_points"])
+    for k in range(g.talon_len):
+        g.talon_points[k] = params["talon_points"][k]
+        g.talon_cards[k] = 1
+
+
+cdef void fill_state(const Game* g, State* r, dict params) except *:
+    """The deal's start of ``params`` (its "state") into ``r``, zeroed first."""
+    cdef int k, seat
+    memset(r, 0, sizeof(State))
+    s = params["state"]
+    for seat in range(g.seats):
+        for k in range(5):
+            r.hand[seat][k] = s["hand"][seat][k]
+    r.leader = s["leader"]; r.trick_no = s["trick_no"]; r.trick_len = len(s["trick"])
+    for k, (seat, code) in enumerate(s["trick"]):
+        r.tseat[k] = seat
+        r.tcard[k] = code
+    for k in range(2):
+        r.acc.pts[k] = s["pts"][k]; r.acc.cards[k] = s["cards"][k]
+        r.acc.tricks[k] = s["tricks"][k]; r.acc.bouts[k] = s["bouts"][k]
+    r.acc.pab = s["pab"]; r.acc.petit_prev = s["petit_prev"]; r.acc.flags = s["flags"]
+
+
 cdef class Engine:
     """A search over one position: rule parameters, the root state and a table.
 
@@ -67,11 +120,8 @@ cdef class Engine:
 
     def __cinit__(self, dict params, int tt_mb, int features=FEAT_DEFAULT, int grow_to_mb=0):
         cdef uint64_t buckets = 1, cap = 1
-        cdef int k, b, seat
+        cdef int k
         cdef Game* g = &self.g
-        cdef State* r = &self.root
-        memset(&self.g, 0, sizeof(Game))
-        memset(&self.root, 0, sizeof(State))
         memset(&self.ctx, 0, sizeof(Ctx))
         memset(&self.team, 0, sizeof(Team))
         self.team.threads = 1
@@ -81,31 +131,7 @@ cdef class Engine:
         self.ctx.check_mask = 1023
         self.stop_flag = 0
         self.ctx.stop = &self.stop_flag
-        g.kind = params["kind"]; g.seats = params["seats"]; g.tricks = params["tricks"]
-        g.excuse = params["excuse"]; g.maxcamp = params["maxcamp"]
-        g.trumps_win = params["trumps_win"]; g.overtrump = params["overtrump"]
-        g.must_beat = params["must_beat"]; g.pagat_last = params["pagat_last"]
-        g.trull = params["trull"]; g.colour_lead = params["colour_lead"]
-        g.top_lead = params["top_lead"]; g.called_code = params["called_code"]
-        g.narr_last_trick = params["narr_last_trick"]; g.total_points = params["total_points"]
-        g.multiplier = params["multiplier"]; g.poignee = params["poignee"]
-        g.chelem_announced = params["chelem_announced"]; g.standard = params["standard"]
-        g.goal = params["goal"]; g.goal_tricks = params["goal_tricks"]
-        g.bird_code = params["bird_code"]; g.bird_trick = params["bird_trick"]
-        g.koenig_code = params["koenig_code"]
-        for seat in range(g.seats):
-            g.camp[seat] = params["camp"][seat]
-        for k in range(5):
-            g.special[k] = params["special"][k]
-            for b in range(32):
-                g.points[k][b] = params["points"][k][b]
-                g.value_points[k][b] = params["value_points"][k][b]
-                g.cls[k][b] = params["cls"][k][b]
-                if g.cls[k][b] or (k == TAROCK and b == EXBIT):
-                    g.honours[k] |= <uint32_t>1 << b
-                if g.cls[k][b]:
-                    g.classed[k] |= <uint32_t>1 << b
-        worth_levels(g)
+        fill_game(&self.g, params)
         self.ctx.features = features
         self.ctx.window = WINDOW_WIDTH
         self.ctx.window_nodes = window_nodes(g)
@@ -115,22 +141,7 @@ cdef class Engine:
         self.forget_cards()
         for k in range(128):
             self.ctx.killer[k] = -1
-        g.talon_len = len(params["talon_points"])
-        for k in range(g.talon_len):
-            g.talon_points[k] = params["talon_points"][k]
-            g.talon_cards[k] = 1
-        s = params["state"]
-        for seat in range(g.seats):
-            for k in range(5):
-                r.hand[seat][k] = s["hand"][seat][k]
-        r.leader = s["leader"]; r.trick_no = s["trick_no"]; r.trick_len = len(s["trick"])
-        for k, (seat, code) in enumerate(s["trick"]):
-            r.tseat[k] = seat
-            r.tcard[k] = code
-        for k in range(2):
-            r.acc.pts[k] = s["pts"][k]; r.acc.cards[k] = s["cards"][k]
-            r.acc.tricks[k] = s["tricks"][k]; r.acc.bouts[k] = s["bouts"][k]
-        r.acc.pab = s["pab"]; r.acc.petit_prev = s["petit_prev"]; r.acc.flags = s["flags"]
+        fill_state(&self.g, &self.root, params)
         self.origin = self.root
         if tt_mb < 1:
             tt_mb = 1
@@ -468,6 +479,29 @@ cdef class Engine:
         self.ctx.root_best = -1
         self.forget_cards()
 
+    def rebase(self, dict params):
+        """Start again at another deal of the same game (``params`` as for the engine:
+        :func:`atout.solver.params.engine_params`), keeping the table and the play memory
+        warm.  Sound because an entry says nothing of how its position was reached: its
+        key holds the cards still live and what the value needs of what was won so far,
+        and its bound is net of that past (docs/search.md, "One table for many deals").
+        The game's rule parameters must be the very same (ValueError otherwise): the
+        entries' values are the game's values.  The contract table searches a garde's
+        écarts so, one after the other on one table."""
+        cdef Game other
+        fill_game(&other, params)
+        if memcmp(&other, &self.g, sizeof(Game)) != 0:
+            raise ValueError("rebase needs the same game: its rule parameters differ")
+        fill_state(&self.g, &self.origin, params)
+        self.root = self.origin
+        self.ctx.root_best = -1
+        self.forget_cards()
+        # The play memory's guesses are a seat's answers with its own hand, whatever the
+        # others hold; another deal's answers misled the search (a garde's écarts on one
+        # engine: 2-3x the nodes, docs/search-log.md), so they are left behind: its keys
+        # change, at no cost, where clearing it would cost a pass over its 4-64 MB.
+        self.ctx.plays_salt = mix(self.ctx.plays_salt + 0x9e3779b97f4a7c15ULL)
+
     def play(self, int code):
         """Play ``code`` at the root (the table stays warm for the next search)."""
         play(&self.g, &self.root, code)
@@ -525,6 +559,9 @@ FEATURES = {"partition": FEAT_PARTITION, "sure": FEAT_SURE, "killer": FEAT_KILLE
 ALL_FEATURES = FEAT_ALL
 #: for tests only: a pattern that forgets trick winners (too general, so wrong)
 LOOSE_FOR_TESTS = FEAT_LOOSE
+#: for tests only: the table's past counted from the search's root, not from the deal's
+#: start (sound for one deal, not across Engine.rebase to a deal with another past)
+PAST_FROM_ROOT_FOR_TESTS = FEAT_PAST_FROM_ROOT
 #: the most threads one search may use (Engine.set_threads)
 MAX_THREADS = MAXTHREADS
 #: what the engine uses unless told otherwise: the cut-off memory measured worse on the

@@ -39,6 +39,11 @@ DEF FEAT_ALL = 31 | FEAT_GUESS | FEAT_MEMORY
 # A deliberately wrong pattern (trick winners forgotten), only for the test that shows a
 # too-general pattern is caught: never part of FEAT_ALL.
 DEF FEAT_LOOSE = 32
+# A deliberately wrong table for deals taken one after the other on one engine
+# (Engine.rebase): what was won counted from the search's root instead of from the deal's
+# start, which is sound within one deal but not across deals whose pasts differ (a garde's
+# écarts, whose points count for the taker) — only for the test that shows it is caught.
+DEF FEAT_PAST_FROM_ROOT = 256
 DEF FEAT_DEFAULT = FEAT_PARTITION | FEAT_SURE | FEAT_SMALL | FEAT_POINTS | FEAT_GUESS | FEAT_MEMORY
 
 DEF FLAG_BIRD = 1

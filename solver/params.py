@@ -92,7 +92,16 @@ def engine_params(position: Position) -> dict:
     p["special"] = special
     p.update(_classes(rules, points, special,
                       counts_points=p["kind"] != KIND_AT4 or p["goal"] in (GOAL_POINTS, GOAL_BIRD_GAME)))
+    p["state"] = start_state(position)
+    return p
 
+
+def start_state(position: Position) -> dict:
+    """The ``state`` part of :func:`engine_params`: the hands at the start of play and what
+    each camp holds before it (the écart, a talon's side cards).  Alone, for a deal that
+    differs from another only there (a garde's écarts: ``Engine.rebase``)."""
+    contract: Contract = position.contract
+    rules = position.rules
     hands = []
     for h in position.hands:
         masks = [0] * 5
@@ -105,10 +114,9 @@ def engine_params(position: Position) -> dict:
         pts[camp] = sum(rules.points[c] for c in outside)
         cards[camp] = len(outside)
         bouts[camp] = sum(1 for c in outside if c in (PETIT, T21, EXCUSE))
-    p["state"] = dict(hand=hands, leader=position.first, trick_no=0, trick=[], pts=pts, cards=cards,
-                      tricks=[0, 0], bouts=bouts if game.startswith("fr") else [0, 0], pab=0,
-                      petit_prev=0, flags=0)
-    return p
+    return dict(hand=hands, leader=position.first, trick_no=0, trick=[], pts=pts, cards=cards,
+                tricks=[0, 0], bouts=bouts if position.game.startswith("fr") else [0, 0], pab=0,
+                petit_prev=0, flags=0)
 
 
 def _classes(rules: Rules, points: list[list[int]], special: list[int], counts_points: bool) -> dict:

@@ -154,6 +154,9 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
             make_key(g, s, &key)
             base = tt_base(g, s)
             won = tt_points(g, s)
+            if ctx.features & FEAT_PAST_FROM_ROOT:      # (tests only: unsound, see core.pxi)
+                base -= tt_base(g, ctx.root)
+                won -= tt_points(g, ctx.root)
             if tt_lookup(ctx, &key, alpha, beta, base, won, &best, &v, rel):
                 IF STATS:
                     ctx.stats.by_table[st_t] += 1
@@ -168,7 +171,7 @@ cdef int search(const Game* g, const State* s, int alpha, int beta, Ctx* ctx,
     cdef uint32_t check = 0, seen
     cdef int memory = ctx.features & FEAT_MEMORY
     if memory:
-        mkey = play_key(g, s)
+        mkey = play_key(g, s) ^ ctx.plays_salt
         check = <uint32_t>(mkey >> 40)
         seen = ctx.plays[mkey & ctx.plays_mask]
         if (seen >> 8) == check:

@@ -130,6 +130,7 @@ cdef struct Ctx:
     int killer[128]              # the last card that cut at each (trick, seat)
     uint32_t* plays              # the play memory (see play_key), shared by the threads
     uint64_t plays_mask
+    uint64_t plays_salt          # mixed into its keys: a new one for each deal (Engine.rebase)
     void* raw_table              # what was allocated for the table (and the memory): the
     void* raw_plays              # first context owns them
     int mapped                   # threads.pxi: the table's pages are mapped (or being mapped)

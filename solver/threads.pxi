@@ -403,7 +403,7 @@ cdef void start_helpers(Ctx* ctx, int ply) noexcept nogil:
     for i in range(t.threads - 1):
         h = &t.helpers[i]
         h.table, h.mask, h.features = ctx.table, ctx.mask, ctx.features
-        h.plays, h.plays_mask = ctx.plays, ctx.plays_mask
+        h.plays, h.plays_mask, h.plays_salt = ctx.plays, ctx.plays_mask, ctx.plays_salt
         h.deadline, h.node_limit, h.stop = ctx.deadline, ctx.node_limit, ctx.stop
         h.root, h.card_lo, h.card_hi = ctx.root, ctx.card_lo, ctx.card_hi
         h.team, h.share_tricks = t, ctx.share_tricks
