@@ -20,12 +20,10 @@ turns of every unit wait in one queue, cheapest first — their budget times the
 within the time limit the easy cells are all settled first, then the time goes to the
 close ones, each proven or left with the bounds its probes proved.
 
-**The écart** of a ``garde`` searched (:mod:`atout.ecart`): every class of écarts is a unit
-of its own, the most promising first and each further one weighed a little more, so that
-the likely écarts are searched deep before the unlikely ones are tried at all; the cell is
-made as soon as one class is, and not made once every class is refuted.  (The search core
-has no move for an écart, so the écarts cannot be the first moves of one search tree
-sharing one table; each class is a search of its own.)
+**The écart** of a ``garde`` searched (:mod:`atout.ecart`): the cell is one unit whose
+turns go to its écart classes, on one engine whose table every class shares
+(:mod:`atout.solver.ecarts`: the order of the classes, and why sharing is sound); the cell
+is made as soon as one class is, and not made once every class is refuted.
 
 **Implied answers.**  A ``garde_contre`` made is a ``garde_sans`` made for the same seat
 (the same play, the dog counted for the taker instead of the defence can only help it),
@@ -46,23 +44,20 @@ from typing import Any, Callable
 
 from atout.contract_table import CellResult, TableCell, TableSpec, table_json, table_spec
 from atout.dealt import dealt
-from atout.errors import PositionError
 from atout.position import Position, parse_position
 from atout.scoring import made_threshold
 
 from . import ask_made, check_limits, check_threads, make_engine
 from .cancel import Cancel
+from .ecarts import EcartSearch
 
 __all__ = ["contract_table", "FIRST_BUDGET", "VALUE_WEIGHT"]
 #: the nodes of a unit's first turn (a few milliseconds); each turn doubles it
 FIRST_BUDGET = 1 << 14
 #: an exact value waits until the contract questions have had this many times its nodes
 VALUE_WEIGHT = 16
-#: the weight of the i-th écart class of a cell: ECART_WEIGHT + ECART_STEP * i * f, where f
-#: is what its classes' first turns have cost, as a share of FIRST_BUDGET (at least
-#: 1/64): so the likely écarts are searched deep first, and where the écarts are
-#: refuted cheaply (a seat far from the contract) they are all tried soon
-ECART_WEIGHT, ECART_STEP = 4.0, 8.0
+#: the weight of a searched garde's unit (all of its écart classes)
+GARDE_WEIGHT = 1.0
 #: a unit's table: this size at first, growing while its search needs room up to tt_mb
 FIRST_TT_MB = 1
 DEFAULT_TT_MB = 1024
@@ -78,9 +73,11 @@ BUCKET_MB = 64 * 36 / 2 ** 20
 class _Unit:
     """One search: a position, its contract question and what is proven of its value."""
 
-    def __init__(self, build: Callable[[], Position], weight: float):
+    def __init__(self, build: Callable[[], Position], weight: float,
+                 ecarts: EcartSearch | None = None):
         self.build = build
         self.weight = weight
+        self.ecarts = ecarts        # a searched garde: its classes (then no position)
         self.position: Position | None = None
         self.threshold: int | None = None
         self.engine = None
@@ -90,11 +87,9 @@ class _Unit:
         self.budget = FIRST_BUDGET
         self.nodes = 0
         self.turns = 0
-        self.rank = 0               # an écart class: its place in its cell's order
         self.cells: list["_Cell"] = []
         self.busy = False
         self.mb = 0.0               # the size of its engine's table
-        self.impossible = False     # an écart the rules refuse (it is no choice)
 
     @property
     def exact(self) -> bool:
@@ -121,21 +116,13 @@ class _Unit:
 
 
 class _Cell:
-    """A cell of the table and the units that answer it: one, or one per écart class
-    (whose tallies are kept as their turns end: a garde has up to tens of thousands)."""
+    """A cell of the table and the unit that answers it (a searched garde's unit holds
+    all of its écart classes)."""
 
     def __init__(self, spec: TableCell, index: int):
         self.spec = spec
         self.index = index
         self.units: list[_Unit] = []
-        self.tried = 0              # écart classes given their first turn so far
-        self.first_nodes = 0        # and what those first turns cost (the finished ones)
-        self.first_done = 0
-        self.refuted: set[int] = set()    # the écart classes proven not to make it
-        self.probed: set[int] = set()     # those with both bounds (or no choice at all)
-        self.making: int | None = None    # the first class proven to make it
-        self.best_lo: int | None = None
-        self.highs: list = []             # (-hi, class) of every hi proven (stale ones too)
         self.result = CellResult(classes=len(spec.classes) if spec.ecart == "searched" else 0)
 
     @property
@@ -148,41 +135,27 @@ class _Cell:
             return False
         return not values or self.searched or r.lo == r.hi
 
-    def note(self, unit: _Unit) -> None:
-        """An écart class's turn ended: the tallies."""
-        if unit.made is False:
-            self.refuted.add(unit.rank)
-        elif unit.made and (self.making is None or unit.rank < self.making):
-            self.making = unit.rank
-        if unit.impossible or (unit.lo is not None and unit.hi is not None):
-            self.probed.add(unit.rank)
-        if unit.lo is not None:
-            self.best_lo = unit.lo if self.best_lo is None else max(self.best_lo, unit.lo)
-        if unit.hi is not None:
-            heapq.heappush(self.highs, (-unit.hi, unit.rank))
-
     def update(self, cap: tuple[int, int] | None) -> bool:
-        """The cell's result from its units; True when it changed."""
+        """The cell's result from its unit; True when it changed."""
         before = self.result.to_json()
         r = self.result
+        u = self.units[0]
         if not self.searched:
-            u = self.units[0]
             r.made, r.lo, r.hi = u.made, u.lo, u.hi
             return r.to_json() != before
-        r.refuted = len(self.refuted)
-        if self.making is not None:
-            r.made = True
-            r.ecart = self.spec.classes[self.making].ecart
-        elif r.refuted == len(self.units):
-            r.made = False
-        r.lo = self.best_lo if self.best_lo is not None else cap[0]
-        # the best écart's value is at most the highest of every class's upper bound
-        while self.highs and self.units[self.highs[0][1]].hi != -self.highs[0][0]:
-            heapq.heappop(self.highs)       # (a bound since narrowed)
-        if len(self.probed) == len(self.units) and self.highs:
-            r.hi = -self.highs[0][0]
-        else:
-            r.hi = cap[1]
+        e = u.ecarts
+        r.refuted = e.refuted
+        if u.made is not None:
+            r.made = u.made             # (an implied answer, or the classes')
+        if e.making is not None:
+            r.ecart = e.making.ecart
+        lo, hi = e.lo, e.hi
+        r.lo = lo if lo is not None else cap[0]
+        r.hi = hi if hi is not None else cap[1]
+        if u.lo is not None:
+            r.lo = max(r.lo, u.lo)
+        if u.hi is not None:
+            r.hi = min(r.hi, u.hi)
         return r.to_json() != before
 
 
@@ -221,19 +194,6 @@ class _Search:
         phase_weight = 1 if unit.made is None else VALUE_WEIGHT
         heapq.heappush(self.queue, (unit.budget * unit.weight * phase_weight, next(self.order), unit))
 
-    def push_next_class(self, cell: "_Cell") -> None:
-        """Under the lock: the next écart class of ``cell`` joins the queue, weighed by
-        its place and by what the first turns of its cell's classes cost so far."""
-        cell.tried += 1
-        if cell.tried >= len(cell.units) or cell.settled(False):
-            return
-        share = 1.0
-        if cell.first_done:
-            share = min(1.0, max(1 / 64, cell.first_nodes / cell.first_done / FIRST_BUDGET))
-        unit = cell.units[cell.tried]
-        unit.weight = ECART_WEIGHT + ECART_STEP * unit.rank * share
-        self.push(unit)
-
     def wanted(self, unit: _Unit) -> bool:
         """Does a turn of ``unit`` still tell something?"""
         if unit.made is None:
@@ -242,8 +202,7 @@ class _Search:
 
     def run(self) -> None:
         for unit in self.units:
-            if unit.rank == 0:
-                self.push(unit)     # (an écart cell's further classes: as each is tried)
+            self.push(unit)
         with self.cond:
             self.start_workers()
         while True:
@@ -308,8 +267,6 @@ class _Search:
             while self.queue:
                 _, _, unit = heapq.heappop(self.queue)
                 if not unit.busy and self.wanted(unit):
-                    if unit.turns == 0 and unit.cells[0].searched:
-                        self.push_next_class(unit.cells[0])
                     return unit
             if self.busy == 0:
                 self.finished = True
@@ -324,12 +281,10 @@ class _Search:
         if left <= 0 or self.cancel.is_set():
             self.stop()
             return
-        try:
-            engine = self.engine_of(unit)
-        except PositionError:
-            # an écart whose position the rules refuse (a petit sec left in hand): no choice
-            unit.made, unit.impossible = False, True
+        if unit.ecarts is not None:
+            self.ecart_turn(unit, threads)
             return
+        engine = self.engine_of(unit)
         engine.set_threads(threads)
         before = engine.nodes
         engine.set_limits(unit.budget, left if left != float("inf") else 0)
@@ -355,6 +310,37 @@ class _Search:
             else:
                 unit.budget *= 2
 
+    def ecart_turn(self, unit: _Unit, threads: int) -> None:
+        """A turn of a searched garde: its classes on its one engine (solver/ecarts.py)."""
+        e = unit.ecarts
+
+        def engine_of(position: Position) -> tuple:
+            new = unit.engine is None
+            if new:
+                unit.position = position
+            engine = self.engine_of(unit)
+            if engine.threads != threads:
+                engine.set_threads(threads)
+            return engine, new
+
+        before = e.nodes
+        try:
+            going = e.turn(unit.budget, engine_of, self.deadline, self.cancel)
+        finally:
+            with self.cond:
+                self.nodes += e.nodes - before
+        unit.nodes += e.nodes - before
+        if e.made is not None and unit.made is None:
+            unit.made = e.made
+        if unit.engine is not None:
+            mb = unit.engine.table_fill()[0] * BUCKET_MB
+            with self.cond:
+                self.keep(unit, mb)
+        if not going:
+            self.stop()
+        else:
+            unit.budget *= 2
+
     def engine_of(self, unit: _Unit):
         if unit.engine is None:
             with self.cond:
@@ -363,7 +349,8 @@ class _Search:
                 unit.position = unit.build()
                 unit.threshold = made_threshold(unit.position.contract, unit.position.hands)
             unit.engine = make_engine(unit.position, FIRST_TT_MB, grow_to_mb=self.tt_mb)
-            unit.learn(*unit.engine.bounds())
+            if unit.ecarts is None:     # (a garde's bounds are its classes': ecarts.py)
+                unit.learn(*unit.engine.bounds())
             with self.cond:
                 self.keep(unit, FIRST_TT_MB)
         with self.cond:
@@ -403,14 +390,8 @@ class _Search:
     def after(self, unit: _Unit) -> None:
         """Under the lock: the cells' results, what they imply, the next turn."""
         unit.turns += 1
-        cell = unit.cells[0]
-        if cell.searched and unit.turns == 1 and unit.made is not None:
-            cell.first_nodes += unit.nodes
-            cell.first_done += 1
         changed = self.imply(unit)
         for cell in unit.cells:
-            if cell.searched:
-                cell.note(unit)
             if cell.update(_value_cap(cell.spec) if cell.searched else None):
                 changed.append(cell)
         if unit.engine is not None and not self.wanted(unit):
@@ -523,27 +504,24 @@ def contract_table(position: Any, *, time_limit: float | None = None,
 
 
 def _units(spec: TableSpec) -> tuple[list[_Cell], list[_Unit]]:
-    """The cells and their units, one unit per distinct game (docstring)."""
+    """The cells and their units, one unit per distinct game, and one per searched garde
+    for all of its écart classes (docstring)."""
     cells = [_Cell(c, i) for i, c in enumerate(spec.cells)]
     units: list[_Unit] = []
     by_game: dict = {}
     for cell in cells:
         spec_ = cell.spec
         if cell.searched:
-            for i, k in enumerate(spec_.classes):
-                unit = _Unit(lambda e=k.ecart, f=spec_.with_ecart: f(e), ECART_WEIGHT)
-                unit.rank = i
-                unit.cells.append(cell)
-                cell.units.append(unit)
-                units.append(unit)
-            continue
-        key = _game_key(spec_.position)
-        unit = by_game.get(key)
-        if unit is None:
-            pos = spec_.position
-            unit = by_game[key] = _Unit(lambda p=pos: p, 1.0)
-            unit.position = pos
-            unit.threshold = made_threshold(pos.contract, pos.hands)
+            unit = _Unit(lambda: None, GARDE_WEIGHT, EcartSearch(spec_))
+        else:
+            key = _game_key(spec_.position)
+            unit = by_game.get(key)
+            if unit is None:
+                pos = spec_.position
+                unit = by_game[key] = _Unit(lambda p=pos: p, 1.0)
+                unit.position = pos
+                unit.threshold = made_threshold(pos.contract, pos.hands)
+        if not unit.cells:
             units.append(unit)
         unit.cells.append(cell)
         cell.units.append(unit)
