@@ -1,0 +1,128 @@
+"""What it costs to settle each searched garde of a contract table: nodes and time a cell.
+
+    python bench/gardes.py                       # fr4-full and fr5-full, 2e8 nodes a cell
+    python bench/gardes.py --sets fr4-full --threads 2 --node-limit 0 --time-limit 60
+    python bench/gardes.py --sets fr4-full --count 1 --seats 2 --out cells.jsonl
+
+The deals are bench/table.py's (a French deal as dealt, the taker's écart as the dog), and
+every seat's ``garde`` is asked over every écart, each cell alone: the contract table's
+search of that one cell (its unit and turns, as ``atout table`` runs them) on ``--threads``
+threads within ``--time-limit`` seconds and ``--node-limit`` nodes (the last turn's budget
+cut to what is left: so on one thread a cell's figures are the same on any machine, however
+busy, when the time limit does not bind).  Per cell: made, not made or open; the nodes until
+it was settled — made: until a class made it; not made: every class refuted — which are the
+same on any machine on one thread; the CPU and wall seconds; the classes refuted.  Then the
+totals and medians per set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from table import deals  # noqa: E402
+
+
+def cells_of(obj: dict):
+    """The deal's table spec and its searched gardes."""
+    from atout.contract_table import table_spec
+    from atout.dealt import dealt
+    from atout.position import parse_position
+
+    spec = table_spec(dealt(parse_position(obj)), ["garde"])
+    return spec, [c for c in spec.cells if c.ecart == "searched"]
+
+
+def settle(spec, cell, time_limit: float, node_limit: int, threads: int,
+           tt_mb: int | None) -> dict:
+    """One cell searched alone, as the contract table searches it."""
+    from atout.contract_table import TableSpec
+    from atout.solver import Cancel
+    from atout.solver import contract_table as ct
+
+    class Capped(ct._Search):
+        """The table's search, stopped before a turn once it has spent ``node_limit``."""
+
+        def turn(self, unit, threads):
+            if node_limit and self.nodes >= node_limit:
+                with self.cond:
+                    self.stopped_by = self.stopped_by or "nodes"
+                    self.cond.notify_all()
+                return
+            if node_limit:      # (a turn's budget doubles: the last one up to the limit)
+                unit.budget = min(unit.budget, node_limit - self.nodes)
+            super().turn(unit, threads)
+
+    one = TableSpec(spec.dealt, [cell], [])
+    cells, units = ct._units(one)
+    started, cpu = time.perf_counter(), time.process_time()
+    search = Capped(cells, units, threads, started + time_limit, Cancel(), False,
+                    tt_mb or ct.DEFAULT_TT_MB, False, None)
+    search.run()
+    r = cells[0].result
+    return {"seat": cell.seat, "called": cell.called, "classes": len(cell.classes),
+            "made": r.made, "refuted": r.refuted, "bounds": [r.lo, r.hi],
+            "nodes": search.nodes, "cpu": time.process_time() - cpu,
+            "seconds": time.perf_counter() - started}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--sets", default="fr4-full,fr5-full")
+    p.add_argument("--count", type=int, default=None, help="deals of each set (default: "
+                                                           "10 of fr4, 2 of the others)")
+    p.add_argument("--seats", default=None, help="only these seats' gardes (e.g. 0,2)")
+    p.add_argument("--time-limit", type=float, default=600.0, help="seconds a cell (600)")
+    p.add_argument("--node-limit", type=float, default=2e8, help="nodes a cell, checked "
+                                                                 "before each turn (2e8)")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--tt-mb", type=int, default=None)
+    p.add_argument("--out", metavar="FILE", help="one JSON line per cell")
+    args = p.parse_args()
+    out = open(args.out, "w") if args.out else None
+    seats = {int(s) for s in args.seats.split(",")} if args.seats else None
+    print("| set | cells | made | not made | open | nodes to settle (median, max) | "
+          "CPU s to settle (median, max) |")
+    rows = []
+    for name in [s for s in args.sets.split(",") if s]:
+        count = args.count or (10 if name == "fr4-full" else 2)
+        results = []
+        for obj in deals(name, count):
+            spec, cells = cells_of(obj)
+            for cell in cells:
+                if seats is not None and cell.seat not in seats:
+                    continue
+                r = settle(spec, cell, args.time_limit, int(args.node_limit), args.threads,
+                           args.tt_mb)
+                r["id"] = obj.get("id")
+                results.append(r)
+                state = {True: "made", False: "not made", None: "open"}[r["made"]]
+                print(f"  {r['id']} seat {r['seat']}"
+                      + (f" calling {r['called']}" if r["called"] is not None else "")
+                      + f": {state}, {r['refuted']} of {r['classes']} refuted, "
+                      f"{r['nodes'] / 1e6:.2f} M nodes, {r['cpu']:.1f} CPU s, "
+                      f"{r['seconds']:.1f} s", file=sys.stderr, flush=True)
+                if out is not None:
+                    out.write(json.dumps(r) + "\n")
+                    out.flush()
+        done = [r for r in results if r["made"] is not None]
+        nodes = [r["nodes"] for r in done]
+        cpu = [r["cpu"] for r in done]
+        rows.append(f"| {name} | {len(results)} | {sum(r['made'] is True for r in results)} | "
+                    f"{sum(r['made'] is False for r in results)} | "
+                    f"{sum(r['made'] is None for r in results)} | "
+                    + (f"{statistics.median(nodes) / 1e6:.2f} M, {max(nodes) / 1e6:.1f} M | "
+                       f"{statistics.median(cpu):.1f}, {max(cpu):.1f} |" if done else "- | - |"))
+    print("\n".join(rows))
+    if out is not None:
+        out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
