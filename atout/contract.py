@@ -203,9 +203,7 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
             declared.add(seat)
             needed = POIGNEE_TRUMPS[game][POIGNEE_LEVELS.index(level)]
             trumps = sum(1 for c in hands[seat] if is_trump(c))
-            # The Excuse may stand in for one missing trump.
-            counted = trumps + (1 if EXCUSE in hands[seat] else 0)
-            if counted < needed:
+            if level not in poignee_levels(game, hands[seat]):
                 raise PositionError(f"{fld}.level", f"a {level} poignée needs {needed} trumps; "
                                                     f"seat {seat} has {trumps}"
                                                     f"{' and the Excuse' if EXCUSE in hands[seat] else ''}")
@@ -229,6 +227,14 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
                     multiplier=FR_BIDS[bid], poignees=tuple(poignees),
                     poignee_shown=tuple(poignee_shown), shown_dog=tuple(shown_dog), chelem=chelem,
                     called=called, alone=partner is None, raw=obj)
+
+
+def poignee_levels(game: str, hand: list[Card]) -> list[str]:
+    """The poignées a French hand (at the start of play) may declare: as many trumps as the
+    level needs, the Excuse standing in for one missing trump."""
+    counted = sum(1 for c in hand if is_trump(c)) + (1 if EXCUSE in hand else 0)
+    return [level for level, needed in zip(POIGNEE_LEVELS, POIGNEE_TRUMPS[game])
+            if counted >= needed]
 
 
 def _shown_dog(game: str, bid: str, value: Any, rules: Rules, taker_hand: list[Card],

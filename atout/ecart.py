@@ -27,7 +27,7 @@ from .cards import EXCUSE, KING, PETIT, T21, Card, is_trump, rank, suit
 from .errors import Stopped
 from .games import Rules
 
-__all__ = ["EcartClass", "class_key", "ecart_classes", "may_discard", "promise"]
+__all__ = ["EcartClass", "class_key", "ecart_classes", "ecart_choices", "may_discard", "promise"]
 
 BOUTS = (PETIT, T21, EXCUSE)
 TRUMPS = 4          # the suit number of the trumps (atout.cards.TAROCK)
@@ -47,6 +47,15 @@ class EcartClass(NamedTuple):
 def may_discard(c: Card) -> bool:
     """No king and no bout in an écart (a trump only when forced: :func:`ecart_classes`)."""
     return c not in BOUTS and (is_trump(c) or rank(c) != KING)
+
+
+def ecart_choices(cards: Iterable[Card], size: int) -> list[Card]:
+    """The cards of ``cards`` (the taker's hand and the dog) that some écart of ``size``
+    cards may hold: every card :func:`may_discard` allows, the trumps among them only when
+    fewer than ``size`` other cards may go (atout.contract checks a whole écart so)."""
+    allowed = [c for c in cards if may_discard(c)]
+    plain = [c for c in allowed if not is_trump(c)]
+    return allowed if len(plain) < size else plain
 
 
 def promise(ecart: Iterable[Card], taker_cards: Iterable[Card], rules: Rules) -> tuple:

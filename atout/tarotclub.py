@@ -40,7 +40,7 @@ from .position import Position, parse_position
 from .printable import shown
 from .tricks import winning_index
 
-__all__ = ["PLACES", "CONTRACTS", "read", "loads", "played_deal", "custom_deal", "export",
+__all__ = ["PLACES", "CONTRACTS", "read", "read_text", "loads", "played_deal", "custom_deal", "export",
            "dumps"]
 
 #: TarotClub's places, in its order of play: a place's index is the seat's number
@@ -149,6 +149,47 @@ def _without_trailing_commas(text: str) -> str:
             out.append(ch)
         i += 1
     return "".join(out)
+
+
+def read_text(text: str, stem: str, called: str | None = None) -> list[tuple[int | None, Any]]:
+    """Every deal of a file's text: ``(line number or None, position or PositionError)``.
+    The text is one deal (pretty-printed, as TarotClub writes them), a JSON array of deals,
+    or one deal a line (as ``atout export`` prints them); each deal's ``id`` is ``stem``
+    (``stem-N`` for the Nth of several)."""
+    out: list[tuple[int | None, Any]] = []
+    for number, document in _documents(text):
+        if isinstance(document, PositionError):
+            out.append((number, document))
+            continue
+        try:
+            out.append((number, read(document, stem if number is None else f"{stem}-{number}",
+                                     called=called)))
+        except PositionError as e:
+            out.append((number, e))
+        except RecursionError:
+            out.append((number, PositionError("file", "nested too deeply")))
+    return out
+
+
+def _documents(text: str):
+    """``(line number or None, JSON value or PositionError)`` of a file's text."""
+    try:
+        whole = loads(text)
+    except PositionError as e:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2:
+            yield None, e
+            return
+        for n, line in lines:
+            try:
+                yield n, loads(line)
+            except PositionError as err:
+                yield n, err
+        return
+    if isinstance(whole, list):
+        yield from enumerate(whole, 1)
+    else:
+        yield None, whole
 
 
 def read(obj: Any, ident: Any = None, *, called: str | None = None) -> dict:

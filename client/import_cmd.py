@@ -88,41 +88,5 @@ def deals_of(path: str, called: str | None):
     except UnicodeDecodeError:
         yield name, PositionError("file", "is not UTF-8 text")
         return
-    for number, document in _documents(text):
-        label = name if number is None else f"{name}: line {number}"
-        ident = stem if number is None else f"{stem}-{number}"
-        if isinstance(document, PositionError):
-            yield label, document
-            continue
-        try:
-            yield label, tarotclub.read(document, ident, called=called)
-        except PositionError as e:
-            yield label, e
-        except RecursionError:
-            yield label, PositionError("file", "nested too deeply")
-
-
-def _documents(text: str):
-    """``(line number or None, JSON value or PositionError)``: the whole text as one
-    document (a deal file, pretty-printed as TarotClub writes it), else one document a line
-    (as ``atout export`` prints them); an array: one document per item."""
-    from atout import tarotclub
-    from atout.errors import PositionError
-
-    try:
-        whole = tarotclub.loads(text)
-    except PositionError as e:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2:
-            yield None, e
-            return
-        for n, line in lines:
-            try:
-                yield n, tarotclub.loads(line)
-            except PositionError as err:
-                yield n, err
-        return
-    if isinstance(whole, list):
-        yield from enumerate(whole, 1)
-    else:
-        yield None, whole
+    for number, item in tarotclub.read_text(text, stem, called):
+        yield (name if number is None else f"{name}: line {number}"), item

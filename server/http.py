@@ -20,6 +20,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         -> {"svg", "name"}: the table as an SVG picture (atout/present/picture.py);
                         real_played (the deal's cards as really played) marks a what-if
     POST /api/contract-table[/stream]   the deal's contract table (server/table_http.py)
+    POST /api/draft     a deal being entered, checked by the rules (server/draft_http.py)
+    POST /api/import    a TarotClub deal file's deals as positions (server/draft_http.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining or while no search
                         process runs); open without a token
@@ -71,6 +73,7 @@ from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, check as ch
 
 from .advice import AdviceFailed, advise_on_pool
 from .clients import slot_of
+from .draft_http import draft_answer, import_answer
 from .http_io import (CHALLENGE, LOG_NOTE, HttpError, Json, check_keys, disconnected, gone,
                       internal_error, invalid, not_routed, position_of, read_json,
                       request_option, unauthenticated)
@@ -85,6 +88,11 @@ from .table_http import contract_table, contract_table_stream
 from .worker import Done, Failed, done, failed
 
 log = logging.getLogger("atout.server")
+
+
+async def _now(answer):
+    """An answer worked out at once (no search), as the awaitable answer_json wants."""
+    return answer
 
 DEFAULT_TIME_LIMIT = 10.0
 
@@ -130,6 +138,9 @@ class HttpApi:
             Route("/api/contract-table", self.contract_table, methods=["POST"]),
             Route("/api/contract-table/stream", self.contract_table_stream, methods=["POST"]),
             Route("/api/picture", self.picture, methods=["POST"]),
+            # bringing a deal in: the editor's checks, TarotClub's files (server/draft_http.py)
+            Route("/api/draft", self.draft, methods=["POST"]),
+            Route("/api/import", self.import_file, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
             exception_handlers={Exception: internal_error, 404: not_routed, 405: not_routed}))
 
@@ -231,6 +242,12 @@ class HttpApi:
             seat = request_option(obj, "seat", None, options.seat, pos.seats)
             return table(pos, seat)
         return await self.answer_json(request, work)
+
+    async def draft(self, request: Request) -> Response:
+        return await self.answer_json(request, lambda request, obj: _now(draft_answer(obj)))
+
+    async def import_file(self, request: Request) -> Response:
+        return await self.answer_json(request, lambda request, obj: _now(import_answer(obj)))
 
     async def contract_table(self, request: Request) -> Response:
         return await contract_table(self, request)

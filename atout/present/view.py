@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
-from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
+from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick, deck_of, rules_for
 from atout.position import Position
 
 from .words import EXCUSE_NAME, card_text, standard_points
@@ -36,8 +36,10 @@ AT4_BIRD_NAMES = {1: "Pagat", 2: "Uhu", 3: "Kakadu", 4: "Marabu"}
 
 def sort_key(position: Position):
     """A player's order: the Excuse and the trumps high to low, then ♠ ♥ ♣ ♦ high to low."""
-    power = position.rules.power
+    return _player_key(position.rules.power)
 
+
+def _player_key(power):
     def key(c: int):
         if c == EXCUSE:
             return (0, 0)
@@ -45,6 +47,12 @@ def sort_key(position: Position):
             return (1, -rank(c))
         return (2 + SUIT_ORDER.index(suit(c)), -power[c])
     return key
+
+
+def player_order(game: str) -> list[str]:
+    """The game's pack in a player's order (:func:`sort_key`), as card tokens: how the
+    deal editor lays out a hand."""
+    return [token(c) for c in sorted(deck_of(game), key=_player_key(rules_for(game).power))]
 
 
 def _number(half_or_whole: int, halves: bool):
