@@ -22,8 +22,11 @@ const ed = {
   check: null,       // the server's answer for it
   target: "hands[0]",  // where a card clicked in the pack goes (null: a card is picked first)
   picked: null,      // a card picked in the pack while no target is active
-  asked: 0,          // the newest request: an older answer is not drawn over a newer one
+  queue: Promise.resolve(),   // the requests to the server, one after another
+  waiting: 0,        // how many of them are not answered yet
+  replay: null,      // the changes made while a typed hand or a deal of the rest is on its way
   focusCard: null,   // the pack's card that takes the keyboard focus (roving tab stop)
+  typed: {},         // what was typed into a hand and sent, not yet answered
 };
 
 function emptyDraft(game) {
@@ -80,24 +83,49 @@ export function reopenEditor() {
   if (open) openEditor(null);
 }
 
-// the server's check of the draft (and what typing a hand or dealing the rest changes)
-async function refresh(extra) {
-  const asked = ++ed.asked;
-  const r = await post("/api/draft", Object.assign({ draft: ed.draft }, extra || {}));
-  if (asked !== ed.asked) return;          // a newer change is on its way
-  if (!r.ok) { $("ed-status").textContent = fieldMessage(r.data); return; }
-  ed.draft = r.data.draft;
-  ed.check = r.data.check;
-  keep();
-  draw();
-  if (r.data.typed_error) showTyped(r.data.typed_error);
+// The server's check of the draft, and what typing a hand or dealing the rest changes: one
+// request at a time.  A player's change is made on the page at once; its check follows, and
+// only the answer to the newest draft is drawn (an older one would put back what the player
+// has changed since).  A change made while a hand typed or the rest dealt is on its way is
+// made again on the draft that comes back.  The editor's data-busy: requests under way.
+function refresh(extra) {
+  ed.waiting += 1;
+  $("editor").dataset.busy = "1";
+  ed.queue = ed.queue.then(async () => {
+    if (extra) ed.replay = [];
+    let r;
+    try {
+      r = await post("/api/draft", Object.assign({ draft: ed.draft }, extra || {}));
+    } finally {
+      const replay = ed.replay || [];
+      ed.replay = null;
+      if (r && r.ok && extra) {
+        ed.draft = r.data.draft;
+        for (const update of replay) update(ed.draft);
+      }
+    }
+    if (!r.ok) { $("ed-status").textContent = fieldMessage(r.data); return; }
+    if (ed.waiting > 1 && !r.data.typed_error) return;     // a newer draft's check is coming
+    ed.check = r.data.check;
+    keep();
+    draw();
+    if (r.data.typed_error) showTyped(r.data.typed_error);
+  }).catch((e) => {
+    $("ed-status").textContent = "The server did not answer (" + e.message + ").";
+  }).finally(() => {
+    ed.waiting -= 1;
+    if (!ed.waiting) $("editor").dataset.busy = "";
+  });
+  return ed.queue;
 }
 
+// a change of the player's: made on the page at once, its check follows
 function change(update) {
   update(ed.draft);
+  if (ed.replay) ed.replay.push(update);
   keep();
-  drawCards();       // the card moved at once; the check follows
-  refresh();
+  drawCards();
+  return refresh(null);
 }
 
 // -- where each card is -----------------------------------------------------------------
@@ -141,11 +169,11 @@ function place(token, target) {
       if (target === "outside") d.outside = d.outside || [];
       cardsAt(target).push(token);
     }
+    // a full target hands the clicks on to the next one that is not
+    if (ed.target && cardsAt(ed.target).length >= sizeOf(ed.target)) {
+      ed.target = targets().find((t) => cardsAt(t).length < sizeOf(t)) || null;
+    }
   });
-  // a full target hands the clicks on to the next one that is not
-  if (ed.target && cardsAt(ed.target).length >= sizeOf(ed.target)) {
-    ed.target = targets().find((t) => cardsAt(t).length < sizeOf(t)) || null;
-  }
 }
 
 function packCardClicked(token) {
@@ -169,11 +197,15 @@ function targetClicked(target) {
 
 function draw() {
   if (!ed.check) return;
+  // the control with the keyboard's focus is drawn anew: the focus stays on its new self
+  const focused = document.activeElement && document.activeElement.id;
   $("ed-game").value = ed.draft.game;
   drawCards();
   drawLeader();
   drawBidding();
   drawStatus();
+  const again = focused && document.getElementById(focused);
+  if (again && again !== document.activeElement && !$("editor").hidden) again.focus();
 }
 
 function problemFor(field) {
@@ -198,6 +230,7 @@ function drawTargetBar() {
   for (const target of targets()) {
     const cards = cardsAt(target);
     const b = el("button", "ed-name" + (ed.target === target ? " active" : ""));
+    b.id = "ed-to-" + target;
     b.type = "button";
     b.dataset.target = target;
     b.setAttribute("aria-pressed", String(ed.target === target));
@@ -235,6 +268,7 @@ function targetEl(target) {
   }
   row.append(hand);
   const typed = el("input", "ed-type");
+  typed.id = "ed-type-" + target;
   typed.type = "text";
   typed.spellcheck = false;
   typed.autocomplete = "off";
@@ -254,9 +288,11 @@ function targetEl(target) {
   return row;
 }
 
+// (Enter and the change as the field is left both send it: once is enough)
 function typeInto(target, text) {
-  if (text.trim() === sorted(cardsAt(target)).join(" ")) return;
-  refresh({ typed: { to: target, text } });
+  if (text.trim() === sorted(cardsAt(target)).join(" ") || ed.typed[target] === text) return;
+  ed.typed[target] = text;
+  refresh({ typed: { to: target, text } }).then(() => { delete ed.typed[target]; });
 }
 
 function showTyped(error) {
@@ -270,6 +306,8 @@ function showTyped(error) {
 // the pack by suit, each card a button; placed cards say where they are
 function drawPack() {
   const pack = $("ed-pack");
+  // the keyboard's focus in the pack stays on its card, drawn anew
+  const refocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#ed-pack");
   pack.replaceChildren();
   const rows = new Map();
   for (const token of ed.check.pack) {
@@ -288,7 +326,6 @@ function drawPack() {
   }
   const focus = ed.focusCard && pack.querySelector('[data-card="' + ed.focusCard + '"]');
   (focus || pack.querySelector(".ed-card")).tabIndex = 0;
-  const refocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#ed-pack");
   if (refocus && focus) focus.focus();
   const left = ed.check.unplaced.length;
   $("ed-pack-note").textContent = left
@@ -438,6 +475,7 @@ function ecartEl(o, c) {
   const row = el("div", "ed-cards");
   for (const token of sorted(o.ecart)) {
     const b = el("button", "ed-card" + (chosen.includes(token) ? " chosen" : ""));
+    b.id = "ed-ecart-" + token;
     b.type = "button";
     b.dataset.card = token;
     b.setAttribute("aria-pressed", String(chosen.includes(token)));
@@ -486,6 +524,7 @@ function sideEl(c) {
     const wrap = el("label", "ed-field");
     wrap.append(cardEl(token));
     const s = el("select");
+    s.id = "ed-side-" + token;
     s.dataset.card = token;
     s.setAttribute("aria-label", cardName(token) + " counts for");
     for (const [v, t] of [["", "—"], ["declarer", "the declarer's camp"], ["opponents", "the opponents"]]) s.append(option(v, t));
