@@ -185,3 +185,14 @@ def test_the_commands_go_on_past_a_bad_file(tmp_path):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tarotmag_17.json", "west_slam.json"]
     r = _atout("import", *sorted(str(p) for p in (tmp_path / "out").iterdir()))
     assert [json.loads(x) for x in r.stdout.splitlines()] == lines
+
+
+def test_show_prints_a_deal_as_dealt(tmp_path):
+    r = _atout("import", str(DATA / "west_slam.json"))
+    (tmp_path / "deal.jsonl").write_text(r.stdout)
+    r = _atout("show", str(tmp_path / "deal.jsonl"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("west_slam: French Tarot (4), a deal as dealt (no contract yet); seat 0 leads")
+    assert "dog: ♠ 6 5 4 3 2 1" in r.stdout
+    r = _atout("show", str(tmp_path / "deal.jsonl"), "--svg", str(tmp_path / "x.svg"))
+    assert r.returncode == 1 and "contract: is missing" in r.stderr
