@@ -231,6 +231,24 @@ function costText(entry) {
   return entry.cost === 0 ? "best" : "cost " + entry.cost;
 }
 
+// the goal as a puzzle states it: what best play on both sides gives from the first card of
+// the game (the points of the camp that has a contract to make, where the end of the best
+// line says them), and whether that makes the contract
+function goalText(p) {
+  const s = p.startValue;
+  const o = s.outcome || {};
+  const points = o.taker_points !== undefined ? [o.taker_points, "the taker's camp"]
+    : o.caller_points !== undefined ? [o.caller_points, "the caller's party"]
+    : o.declarer_points !== undefined && o.counting !== "standard" ? [o.declarer_points, "the declarer's camp"] : null;
+  const made = s.made === null || s.made === undefined ? "" : " — " + madeWord(s.made);
+  const mine = p.camp === state.table.maximizing_camp;
+  if (points && o.needed !== undefined) {
+    return "Best play from card " + (p.from + 1) + " on: " + points[1] + " takes " + points[0] + " points, " +
+      o.needed + " needed" + made + ". " + (mine ? "Can you take as many against best defence?" : "Can you hold it to that?");
+  }
+  return "Best play from card " + (p.from + 1) + " on: " + valueText(s.value) + made + ". Can you do as well?";
+}
+
 export function drawPlay() {
   const bar = $("play-bar");
   const p = state.playing;
@@ -240,10 +258,7 @@ export function drawPlay() {
   const who = p.opponents === "perfect" ? "the solver" : "fair bots";
   $("play-who").textContent = "You play " + p.campName + " against " + who + ".";
   const goal = $("play-goal");
-  if (p.startValue && p.startValue.status === "ok") {
-    goal.textContent = "With best play from card " + (p.from + 1) + " on: " + valueText(p.startValue.value) +
-      (p.startValue.made === null || p.startValue.made === undefined ? "" : " (" + madeWord(p.startValue.made) + ")") + " — can you do as well?";
-  } else goal.textContent = "";
+  goal.textContent = p.startValue && p.startValue.status === "ok" ? goalText(p) : "";
   const over = t && t.outcome;
   const turn = $("play-turn");
   if (over) {
