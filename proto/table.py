@@ -81,6 +81,9 @@ def table_message(table: dict) -> pb.ContractTable:
     if par.get("contract") is not None:
         cell_message(par, msg.par.cell)
         msg.par.announcements.extend(par.get("announcements", ()))
+    for c in par.get("open", ()):
+        cell_message(c, msg.par.open.add())
+    msg.par.unasked.extend(par.get("unasked", ()))
     played = table.get("played")
     if played is not None:
         msg.played.seat, msg.played.contract = played["seat"], played["contract"]
@@ -111,6 +114,10 @@ def table_object(msg: pb.ContractTable) -> dict:
         par["proven"] = msg.par.proven
     else:
         par = {"contract": None, "proven": msg.par.proven}
+    if msg.par.open:
+        par["open"] = [cell_object(c, result=False) for c in msg.par.open]
+    if msg.par.unasked:
+        par["unasked"] = list(msg.par.unasked)
     table["par"] = par
     if msg.HasField("played"):
         p = msg.played

@@ -44,7 +44,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from atout.contract_table import CellResult, TableCell, TableSpec, table_json, table_spec
+from atout.contract_table import CellResult, TableCell, TableSpec, cell_json, table_json, table_spec
 from atout.dealt import dealt
 from atout.errors import PositionError
 from atout.position import Position, parse_position
@@ -170,6 +170,9 @@ class _Cell:
             r.made, r.lo, r.hi = u.made, u.lo, u.hi
             return r.to_json() != before
         r.refuted = len(self.refuted)
+        if not self.units:          # its écarts not counted (the time ran out first): open
+            r.lo, r.hi = cap
+            return r.to_json() != before
         if self.making is not None:
             r.made = True
             r.ecart = self.spec.classes[self.making].ecart
@@ -457,6 +460,7 @@ def contract_table(position: Any, *, time_limit: float | None = None,
                    threads: int = 1, tt_mb: int | None = None, contracts=None,
                    values: bool = False, cancel: Cancel | None = None,
                    on_cell: Callable[[dict], None] | None = None,
+                   on_start: Callable[[list[dict]], None] | None = None,
                    on_threads: Callable[[Callable[[int], None]], None] | None = None,
                    played=(), implications: bool = True) -> dict:
     """The contract table of ``position``'s deal as dealt (a Position or a position JSON
@@ -468,23 +472,38 @@ def contract_table(position: Any, *, time_limit: float | None = None,
     of the game's table); ``values``: also each cell's exact value, with the time left;
     ``cancel``: stops it at once (Ctrl-C), keeping what is proven; ``on_cell(cell)``:
     called with each cell's JSON as it changes (from the searching threads, one at a
-    time); ``on_threads(want)``: called once before the search with ``want(n)``, which
+    time), and first with every cell, in the table's order, as it stands before the
+    search (each with the bounds its position gives at once) — or, where ``on_start`` is
+    given, those in one call ``on_start(cells)``; ``on_threads(want)``: called once before the search with ``want(n)``, which
     changes the searches at once while it runs (the server lends idle cores so).  ``played`` (card ids) and ``implications`` are for tests: cards taken as played
     in every cell, and whether implied answers spare searches.
 
     Raises :class:`~atout.errors.PositionError` for a position the rules refuse, a
     contract its game's table does not have (``contracts``), or a deal no cell can be
     asked of (the field that would give it); :class:`~atout.errors.Stopped` when
-    ``cancel`` stops it before its cells are known (while the écarts are counted)."""
+    ``cancel`` stops it before its cells are known (while the écarts are counted).
+
+    The time limit counts from the call: the écarts still to count when it runs out are
+    left uncounted (their gardes open)."""
     if not isinstance(position, Position):
         position = parse_position(position)
     check_limits(time_limit, None, tt_mb)
     check_threads(threads)
     started = time.monotonic()
+    deadline = started + time_limit if time_limit else float("inf")
     cancel = cancel or Cancel()
-    # (the écarts of a whole deal take a second or more to count: a cancel stops that too)
-    spec = table_spec(dealt(position), contracts, played, stop=cancel.is_set)
+    # (the écarts of a whole deal take up to a second to count: a cancel stops that too,
+    # and the time limit leaves the ones not counted yet so)
+    spec = table_spec(dealt(position), contracts, played, stop=cancel.is_set,
+                      out_of_time=lambda: time.monotonic() >= deadline)
     cells, units = _units(spec)
+    # every cell's bounds from the start (a position's cheap bounds, milliseconds each):
+    # no cell is told, nor an implied answer written, with a bound unknown
+    for unit in units:
+        if unit.position is not None and unit.rank == 0 and not unit.cells[0].searched:
+            unit.learn(*make_engine(unit.position, 1).bounds())
+    for cell in cells:
+        cell.update(_value_cap(cell.spec) if cell.searched else None)
     lock = threading.Lock()
 
     def changed(cs: list[_Cell]) -> None:
@@ -492,11 +511,12 @@ def contract_table(position: Any, *, time_limit: float | None = None,
             return
         with lock:
             for c in cs:
-                obj = c.spec.key()
-                obj.update(c.result.to_json())
-                on_cell(obj)
+                on_cell(cell_json(c.spec, c.result))
 
-    deadline = started + time_limit if time_limit else float("inf")
+    if on_start is not None:        # the whole table first, in its order
+        on_start([cell_json(c.spec, c.result) for c in cells])
+    else:
+        changed(cells)
     search = _Search(cells, units, threads, deadline, cancel, values, tt_mb or DEFAULT_TT_MB,
                      implications, changed if on_cell is not None else None)
     if on_threads is not None:

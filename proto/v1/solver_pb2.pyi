@@ -431,14 +431,18 @@ class TableMissing(_message.Message):
     def __init__(self, contract: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., field: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class TablePar(_message.Message):
-    __slots__ = ("cell", "proven", "announcements")
+    __slots__ = ("cell", "proven", "announcements", "open", "unasked")
     CELL_FIELD_NUMBER: _ClassVar[int]
     PROVEN_FIELD_NUMBER: _ClassVar[int]
     ANNOUNCEMENTS_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    UNASKED_FIELD_NUMBER: _ClassVar[int]
     cell: TableCell
     proven: bool
     announcements: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, cell: _Optional[_Union[TableCell, _Mapping]] = ..., proven: _Optional[bool] = ..., announcements: _Optional[_Iterable[str]] = ...) -> None: ...
+    open: _containers.RepeatedCompositeFieldContainer[TableCell]
+    unasked: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cell: _Optional[_Union[TableCell, _Mapping]] = ..., proven: _Optional[bool] = ..., announcements: _Optional[_Iterable[str]] = ..., open: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., unasked: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TablePlayed(_message.Message):
     __slots__ = ("seat", "contract", "made", "bounds", "higher", "not_asked")
