@@ -144,7 +144,8 @@ def _is_card(tok: Any, deck: set) -> bool:
 
 
 def _check_verdict(v, where: str) -> None:
-    if not isinstance(v, dict) or v.get("kind") not in {k.value for k in VerdictKind}:
+    if not isinstance(v, dict) or not isinstance(v.get("kind"), str) or \
+            v["kind"] not in {k.value for k in VerdictKind}:
         raise _Bad(where, "must be {kind, low, high}, kind one of "
                           + ", ".join(k.value for k in VerdictKind))
     if not (type(v.get("low")) is int and type(v.get("high")) is int
