@@ -403,8 +403,9 @@ class SearchPool:
 
     async def run(self, kind: str, obj: dict, options: dict, *,
                   on_progress: Callable | None = None, prefer: int | None = None) -> tuple:
-        """Run one job on a free worker; its answer tuple (see :mod:`.worker`).  A job lost
-        with its worker runs once more, with what is left of its ``time_limit``.
+        """Run one job on a free worker; its answer tuple (see :mod:`.worker`).  Its
+        ``time_limit`` counts from this call: the time waiting for a worker is taken from
+        it, and a job lost with its worker runs once more with what is left.
         ``on_progress(data)``: called with each ("progress", job, data) the job sends;
         ``prefer``: the pid of the worker to run it on if that one is idle (it keeps what
         an earlier job found); a job of a kind in :data:`BORROWERS` is lent the idle
@@ -412,6 +413,12 @@ class SearchPool:
         started = time.monotonic()
         for attempt in range(1, ATTEMPTS + 1):
             worker = await self._take(prefer)
+            if options.get("time_limit") is not None:
+                # the limit counts from the call: the wait for a worker (a job run again:
+                # the first run too) is taken from it
+                options = {**options, "time_limit": max(
+                    0.001, options["time_limit"] - (time.monotonic() - started))}
+                started = time.monotonic()
             try:
                 return await self._job(worker, kind, obj, options, on_progress)
             except _Lost:
@@ -421,9 +428,6 @@ class SearchPool:
                                      f"({exit_text(code)}), {ATTEMPTS} times") from None
                 log.warning("search process %s ended (%s) during a %s search: run again",
                             worker.pid, exit_text(code), kind)
-                if options.get("time_limit") is not None:
-                    options = {**options, "time_limit": max(
-                        0.001, options["time_limit"] - (time.monotonic() - started))}
         raise AssertionError("unreachable")
 
     async def _job(self, worker: _Worker, kind: str, obj: dict, options: dict,

@@ -95,6 +95,7 @@ class _Unit:
         self.busy = False
         self.mb = 0.0               # the size of its engine's table
         self.impossible = False     # an écart the rules refuse (it is no choice)
+        self.cut = False            # its turn stopped: the cores it ran on were taken back
 
     @property
     def exact(self) -> bool:
@@ -213,6 +214,7 @@ class _Search:
         self.kept_mb = 0.0
         self.error: BaseException | None = None
         self.workers: dict[int, threading.Thread] = {}
+        self.running: dict[int, tuple[_Unit, int]] = {}    # worker -> (its unit, threads)
         self.finished = False       # every turn worth taking taken
         self.stopped_by: str | None = None
         self.nodes = 0
@@ -269,9 +271,17 @@ class _Search:
                 w.start()
 
     def want_threads(self, threads: int) -> None:
-        """From now on ``threads`` searches at once (more cores lent, or taken back: a
-        worker past the number stops after its turn)."""
+        """From now on ``threads`` searches at once (more cores lent, or taken back: the
+        turns of the workers past the number, and those searching on more threads than
+        are left, stop at once — a turn can last seconds, and the core lent is wanted now
+        by another search — and their units go back in the queue, their budget kept)."""
         with self.cond:
+            if max(1, threads) < self.threads:
+                for index, (unit, used) in self.running.items():
+                    if index >= max(1, threads) or used > 1:
+                        unit.cut = True
+                        if unit.engine is not None:
+                            unit.engine.stop()
             self.threads = max(1, threads)
             if self.stopped_by is None and not self.finished:
                 self.start_workers()
@@ -288,12 +298,15 @@ class _Search:
                     unit.busy = True
                     # the last searches get the threads nobody else will use
                     threads = 1 if self.queue else max(1, self.threads - self.busy + 1)
+                    self.running[index] = (unit, threads)
                 try:
                     self.turn(unit, threads)
                 finally:
                     with self.cond:
                         self.busy -= 1
                         unit.busy = False
+                        unit.cut = False
+                        self.running.pop(index, None)
                         self.after(unit)
                         self.cond.notify_all()
         except BaseException as e:      # handed to the caller (run)
@@ -337,6 +350,8 @@ class _Search:
         before = engine.nodes
         engine.set_limits(unit.budget, left if left != float("inf") else 0)
         self.cancel.attach(engine)
+        if unit.cut:            # (its cores taken back before set_limits cleared the stop)
+            engine.stop()
         try:
             if unit.made is None:
                 done, lo, hi = ask_made(engine, unit.threshold, unit.lo, unit.hi)
@@ -355,7 +370,7 @@ class _Search:
         if not done:
             if self.cancel.is_set() or time.monotonic() >= self.deadline:
                 self.stop()
-            else:
+            elif not unit.cut:          # (cut short: the same budget next time)
                 unit.budget *= 2
 
     def engine_of(self, unit: _Unit):

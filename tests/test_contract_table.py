@@ -695,3 +695,43 @@ def test_the_ecart_classes_come_in_the_takers_order_of_preference():
         mine = list(d.hands[seat]) + list(d.outside)
         keys = [(promise(k.ecart, mine, rules), k.ecart) for k in classes]
         assert keys == sorted(keys)
+
+
+def test_cores_taken_back_stop_their_turns_at_once(monkeypatch):
+    """The server lends a table the idle search processes' cores and takes them back when
+    a call needs one: the turn searching on the core taken back stops then, not when its
+    budget runs out (seconds later: an analysis's deadline on the other process was missed
+    under the load).  Here every turn is endless but for a stop: the worker past the
+    number ends at once or never."""
+    import threading
+    import time
+
+    import atout.solver.contract_table as search
+    from atout.solver import Cancel
+
+    def endless(engine, threshold, lo, hi):
+        while not engine.stopped:
+            time.sleep(0.01)
+        return False, lo, hi
+    monkeypatch.setattr(search, "ask_made", endless)
+    obj = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" / "priest5-full.jsonl")
+                     .read_text().splitlines()[0])
+    cancel, wants, out = Cancel(), [], {}
+    run = threading.Thread(target=lambda: out.update(table=contract_table(
+        obj, time_limit=120, threads=2, cancel=cancel, on_threads=wants.append)))
+    run.start()
+    try:
+        for _ in range(200):
+            second = [t for t in threading.enumerate() if t.name == "atout-table-1"]
+            if second:
+                break
+            run.join(0.05)
+        assert second and wants
+        run.join(0.3)                       # (both turns under way)
+        wants[0](1)
+        second[0].join(10)
+        assert not second[0].is_alive(), "the turn on the core taken back goes on"
+    finally:
+        cancel.set()
+        run.join()
+    assert out["table"]["stopped_by"] == "cancel"
