@@ -670,7 +670,10 @@ def table_json(spec: TableSpec, results: list[CellResult], ident: Any = None) ->
     search's own fields (status, seconds, nodes)."""
     d = spec.dealt
     cells = [cell_json(cell, r) for cell, r in zip(spec.cells, results)]
-    out: dict[str, Any] = {"id": ident, "game": d.game, "first": d.first, "cells": cells}
+    out: dict[str, Any] = {"id": ident, "game": d.game, "first": d.first}
+    if d.game == "at4":
+        out["counting"] = d.counting        # (what an Austrian cell's points count in)
+    out["cells"] = cells
     if spec.missing:
         out["missing"] = [m.to_json() for m in spec.missing]
     out["par"] = par(spec, results)

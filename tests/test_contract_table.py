@@ -454,8 +454,9 @@ def test_command_text():
                json.dumps(obj) + "\n")
     assert out.returncode == 0, out.stderr
     text = out.stdout
-    assert "seat 0 piccolo" in text and "seat 3 bettler" in text
-    assert "par: " in text and "the contract played: piccolo by seat 2" in text
+    # (contracts as players write them: issue 65)
+    assert "seat 0 Piccolo" in text and "seat 3 Bettler" in text
+    assert "par: " in text and "the contract played: Piccolo by seat 2" in text
 
 
 def test_batch_tables_resume_and_refuse_other_results(tmp_path):
@@ -516,7 +517,7 @@ def test_report_shows_each_boards_table_and_the_bidding_verdicts(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     html = page.read_text()
-    assert html.count("Who could have made what") == 1 and "seat 3 piccolo" in html
+    assert html.count("Who could have made what") == 1 and "seat 3 Piccolo" in html
     assert html.count('class="par"') == 1 and "Par: " in html
     with open(tables, "rb") as f:
         read = read_tables(f)
@@ -527,7 +528,8 @@ def test_report_shows_each_boards_table_and_the_bidding_verdicts(tmp_path):
         cell = next(c for c in table["cells"] if c["seat"] == pos.contract.declarer
                     and c["contract"] == obj["contract"]["bid"])
         made = {True: "made with best play", False: "down with best play"}[cell["made"]]
-        assert f"Bidding: {obj['contract']['bid']} by seat {pos.contract.declarer}: {made}" in html
+        assert (f"Bidding: {obj['contract']['bid'].capitalize()} by seat "
+                f"{pos.contract.declarer}: {made}") in html
     # a file that holds no table: said, the page still made
     r = subprocess.run([sys.executable, "-m", "atout.client.cli", "report", str(analyses),
                         "-o", str(page), "--tables", str(analyses)],
@@ -735,3 +737,78 @@ def test_cores_taken_back_stop_their_turns_at_once(monkeypatch):
         cancel.set()
         run.join()
     assert out["table"]["stopped_by"] == "cancel"
+
+
+def test_the_text_a_player_reads():
+    """``--text``: contracts named as players write them, a legend for the numbers,
+    Austrian points in standard counting in thirds as elsewhere (55⅔, not 167),
+    Priestertarock's partners in seat order with a card to call, the taker's own écart
+    beside the best, and par "not known yet" — naming what could still be made — where
+    nothing is proven (it said "everyone passes" in bold)."""
+    from atout.present.table_text import describe_table
+
+    fr4 = random_position(random.Random(7), "fr4", "garde", taker=1, chelem=False,
+                          poignees=False)
+    text = describe_table(contract_table(fr4, time_limit=1e-6))
+    assert "par: not known yet — no contract is proven made; could still be made: " \
+           "Garde by seat" in text and "everyone passes" not in text
+    assert "numbers: the deal's score per defender" in text
+    head = text.splitlines()[1].split()
+    assert head == ["Prise/garde", "own", "écart", "Garde", "sans", "Garde", "contre"]
+    assert "seat 1's garde with the écart it made (" in text
+
+    rng = random.Random(9)
+    at4 = random_position(rng, "at4", "solodreier", objective="contract", declarer=0, first=0,
+                          counting="standard")
+    table = contract_table(at4, played=_prefix(at4, rng, 3), values=True)
+    text = describe_table(table)
+    exact = [c for c in table["cells"] if c["value"] is not None and not c.get("objective")
+             and c["contract"] not in AT4_NEGATIVE_TRICKS]
+    assert exact and table["counting"] == "standard"
+    for c in exact:
+        whole, third = divmod(c["value"], 3)
+        assert f"{'made' if c['made'] else 'down'} {whole or ''}{('', '⅓', '⅔')[third]}" in text
+    assert "counted in threes (made with 35⅔ of 70)" in text
+    assert "Solodreier" in text and "solodreier" not in text.replace("at4", "")
+
+    priest = random_position(random.Random(8), "priest5")
+    text = describe_table(contract_table(priest, time_limit=1e-6))
+    head = [c.strip() for c in text.splitlines()[1].split("  ") if c.strip()]
+    assert head == [f"with seat {s}" for s in range(5)] + ["Alone"]
+    assert ", call " in text and "écart" not in text
+
+
+def test_the_command_says_progress_on_a_terminal_and_refusals_in_words():
+    """On a terminal the bar says how many cells are proven (120 s of silence before); a
+    refused deal with ``--text`` is said in words on stdout, not as a JSON line."""
+    import os
+    import pty
+    import time
+
+    obj = random_position(random.Random(70), "fr4", "garde_sans", chelem=False, poignees=False)
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 160, 0, 0))  # (a 0-wide bar: none)
+    proc = subprocess.Popen([sys.executable, "-m", "atout.client.cli", "table", "--time-limit",
+                             "2.5", "--threads", "1"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    proc.stdin.write((json.dumps(obj) + "\n").encode())
+    proc.stdin.close()
+    seen = b""
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            seen += os.read(master, 65536)
+        except OSError:
+            break
+    proc.wait(60)
+    os.close(master)
+    assert b"cells proven" in seen, seen[-500:]
+    assert json.loads(proc.stdout.read())["status"] == "limit"
+    out = _run(["--text", "--contract", "bettler"], json.dumps(obj) + "\n")
+    assert out.returncode == 1 and "{" not in out.stdout
+    assert out.stdout.startswith("line 1: refused: contracts: fr4 has no contract 'bettler'")

@@ -20,7 +20,7 @@ from atout.errors import PositionError
 from atout.jsonl import MAX_LINE_BYTES, decode_json, result_position, split_lines
 from atout.position import Position
 from atout.printable import printable
-from atout.present.table_text import contract_name, grid, par_text, verdict_text
+from atout.present.table_text import contract_name, grid, legend, par_text, verdict_text
 
 __all__ = ["Tables", "read_tables", "board_table", "deal_verdict"]
 
@@ -191,19 +191,29 @@ def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
-def board_table(position: Position, tables: Tables | None) -> str:
-    """The HTML of a board's contract table and par (empty when none was given)."""
+def _as_read(table: dict, position: Position) -> dict:
+    """The table with what the page needs to read it: an Austrian table written before
+    tables said their counting counts in the deal's."""
+    if table.get("game") == "at4" and "counting" not in table:
+        return dict(table, counting=position.contract.counting)
+    return table
+
+
+def board_table(position: Position, tables: Tables | None, names=None) -> str:
+    """The HTML of a board's contract table and par (empty when none was given);
+    ``names``: its players by seat, where one table played it (else seats by number)."""
     table = tables.of(position) if tables is not None else None
     if table is None:
         return ""
-    columns, rows = grid(table)
+    table = _as_read(table, position)
+    columns, rows = grid(table, names=names)
     head = "".join(f"<th>{_e(c)}</th>" for c in columns)
     body = []
     for row, cells in rows.items():
         tds = []
         for c in columns:
             text = cells.get(c, "–")
-            kind = text.split(" ")[0] if text != "–" else ""
+            kind = text.split(" ")[0].rstrip(",") if text != "–" else ""
             cls = {"made": "made", "down": "down", "open": "open"}.get(kind, "")
             tds.append(f'<td class="verdict {cls}">{_e(text)}</td>')
         body.append(f"<tr><th>{_e(row)}</th>{''.join(tds)}</tr>")
@@ -215,21 +225,23 @@ def board_table(position: Position, tables: Tables | None) -> str:
     missing = "".join(f'<p class="note">Not asked: {_e(contract_name(m["contract"]))} of seats '
                       f'{_e(", ".join(map(str, m["seats"])))}: {_e(m["field"])}: '
                       f'{_e(m["reason"])}</p>' for m in table.get("missing", []))
+    par = par_text(table, names=names)
     return ('<details class="contract-table" open><summary>Who could have made what '
             '(double dummy, the deal as dealt)</summary>'
             f'<div class="scroll"><table class="ctable" data-game="{_e(table["game"])}">'
             f'<thead><tr><th></th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
-            f'<p class="par">{_e(par_text(table)[0].upper() + par_text(table)[1:])}</p>'
+            f'<p class="legend">{_e(legend(table)[0].upper() + legend(table)[1:])}.</p>'
+            f'<p class="par">{_e(par[0].upper() + par[1:])}</p>'
             f"{note}{missing}</details>")
 
 
-def deal_verdict(position: Position, tables: Tables | None) -> str:
+def deal_verdict(position: Position, tables: Tables | None, names=None) -> str:
     """The HTML of the bidding verdict for the contract played at one table (empty when no
-    table of its deal was given, or in Trischaken)."""
+    table of its deal was given, or in Trischaken); ``names``: that table's players."""
     table = tables.of(position) if tables is not None else None
     if table is None:
         return ""
     played = verdict_in(table, position)
     if played is None:
         return ""
-    return f'<p class="bidding">Bidding: {_e(verdict_text({"played": played}))}</p>'
+    return f'<p class="bidding">Bidding: {_e(verdict_text({"played": played}, names=names))}</p>'
