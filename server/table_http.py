@@ -4,10 +4,16 @@
                                       "values": false, "slot": "tab1"}
                                      -> the object of `atout table` (docs/format.md)
     POST /api/contract-table/stream  the same, told as it is proven: one JSON object a line
-                                     (application/x-ndjson) — {"type": "cells", "cells": [the
-                                     cells that changed]} as they change, last {"type": "table",
-                                     "table": the whole table}, or {"type": "error", "error",
-                                     "field", "reason"} when it failed after it began
+                                     (application/x-ndjson) — first {"type": "start",
+                                     "time_limit": the seconds it gets}, then {"type": "cells",
+                                     "cells": [...]}, every cell in the table's order, then
+                                     the cells that changed as they change, last {"type":
+                                     "table", "table": the whole table}, or {"type": "error",
+                                     "error", "field", "reason"} when it failed after it began
+    POST /api/contract-table/stop    {"slot": "tab1"}: the table streamed in that slot (the
+                                     same client's) stops where it is and its stream ends with
+                                     the table as proven, as Ctrl-C ends `atout table` ->
+                                     {"stopped": true}, or false when none runs there
 
 (``/api/table`` is what the viewer draws of a position.)  The table gets ``time_limit``
 seconds (default 120, at most the server's ``--max-time-limit``) on one search process,
@@ -32,6 +38,24 @@ from .worker import Failed, failed
 #: seconds a table gets unless the request says (cut to the server's --max-time-limit)
 DEFAULT_TIME_LIMIT = 120.0
 KEYS = ("position", "time_limit", "contracts", "values", "slot")
+
+
+async def contract_table_stop(api, request):
+    """``POST /api/contract-table/stop``: the table in the client's ``slot`` stops and says
+    what it proved (its stream's last line), instead of being dropped with its request."""
+    async def work(request, obj):
+        check_keys(obj, ("slot",))
+        slot = slot_of(obj, request)
+        if slot is None:
+            raise invalid("slot", "is missing")
+        stopper = api.table_stops.get(slot)
+        if stopper is None:
+            return {"stopped": False}
+        stopper["asked"] = True
+        if "stop" in stopper:
+            stopper["stop"]()
+        return {"stopped": True}
+    return await api.answer_json(request, work)
 
 
 async def _settings(api, obj: dict, request) -> tuple[dict, dict, tuple | None]:
@@ -89,9 +113,13 @@ async def _lines(api, raw: dict, settings: dict, slot, peer):
     import asyncio
 
     from .pool import WorkerDied
-    search, messages = api.pool.stream("table", raw, settings)
+    stopper: dict = {}
+    search, messages = api.pool.stream("table", raw, settings, stopper=stopper)
+    if slot is not None:
+        api.table_stops[slot] = stopper
     try:
         async with api.held(search, slot):
+            yield line({"type": "start", "time_limit": settings["time_limit"]})
             async for message in messages:
                 yield line({"type": "cells", "cells": message["cells"]})
             try:
@@ -106,4 +134,6 @@ async def _lines(api, raw: dict, settings: dict, slot, peer):
             else:
                 yield line({"type": "table", "table": answer.result})
     finally:
+        if slot is not None and api.table_stops.get(slot) is stopper:
+            del api.table_stops[slot]
         peer.close()

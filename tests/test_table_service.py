@@ -154,3 +154,39 @@ def test_a_french_table_streams_whole_first_cell_to_last(server):
             assert None not in c["bounds"], c
             if c.get("ecart") == "given":
                 assert c["ecart_cards"] == obj["contract"]["dog"]
+
+
+def test_http_stop_ends_the_stream_with_the_table_as_proven(server):
+    """The viewer's Stop: ``/api/contract-table/stop`` with the stream's slot stops the
+    search where it is, and the stream still ends with the table as proven — par and the
+    contract played — as Ctrl-C ends ``atout table`` (it dropped the request, and both);
+    the stream's first line says the time limit the server gives it."""
+    obj = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-full.jsonl")
+                     .read_text().splitlines()[0])
+    obj["contract"] = {"taker": 1, "bid": "garde_sans", "dog": obj["contract"]["dog"]}
+    with httpx.Client(base_url=server.url, timeout=120) as http:
+        http.get("/api/health")                      # (the client's cookie: the slot is its)
+        lines: list = []
+
+        def read():
+            with http.stream("POST", "/api/contract-table/stream",
+                             json={"position": obj, "time_limit": 600, "slot": "s1"}) as r:
+                for text in r.iter_lines():
+                    if text.strip():
+                        lines.append(json.loads(text))
+        reader = threading.Thread(target=read)
+        reader.start()
+        for _ in range(600):
+            if len(lines) >= 2:
+                break
+            time.sleep(0.05)
+        assert lines[0]["type"] == "start" and 0 < lines[0]["time_limit"] <= 600
+        assert http.post("/api/contract-table/stop", json={"slot": "s1"}).json() == {"stopped": True}
+        reader.join(60)
+        assert not reader.is_alive()
+        assert http.post("/api/contract-table/stop", json={"slot": "s1"}).json() == {"stopped": False}
+        r = http.post("/api/contract-table/stop", json={})
+        assert r.status_code == 422 and r.json()["field"] == "slot"
+    table = lines[-1]["table"]
+    assert lines[-1]["type"] == "table" and table["stopped_by"] == "cancel"
+    assert "par" in table and table["played"]["seat"] == 1

@@ -28,7 +28,7 @@ import { drawAnalysis, drawChartCursor, fillStartOptions, keepGoing, reviewLineC
          reviewSettingChanged, reviewViewChanged, runAnalysis, stopAnalysis, stopReview, watchChartWidth } from "./review.js";
 import { start, followLink, loadDeal, loadText, notice, openInput, showDealError } from "./deals.js";
 import { openShare, copyShare, writeAddress } from "./address.js";
-import { openImage, saveImage } from "./picture.js";
+import { imageChanged, openImage, saveImage } from "./picture.js";
 import { contractTableChanged, runContractTable, stopContractTable } from "./contract-table.js";
 
 window.state = state;      // for the browser tests and a curious console
@@ -62,9 +62,9 @@ function listen() {
   on("play", (token) => playInstead(token));           // a card clicked: a what-if
   on("leaving", clearValue);                           // the table moves to another position
   on("table", drawTable);                              // its table came
-  on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); });
+  on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); imageChanged(); });
   on("line-changed", reviewLineChanged);
-  on("solved", (lineKey, result) => { drawTable(); refreshButtons(); reviewOnSolved(lineKey, result); });
+  on("solved", (lineKey, result) => { drawTable(); refreshButtons(); reviewOnSolved(lineKey, result); imageChanged(); });
   on("advised", drawTable);
   on("deal-error", showDealError);
   on("deal-closing", () => { stopSolving(); stopAdvising(); stopReview(); });
