@@ -98,7 +98,8 @@ def test_http_contract_table_and_its_stream(server):
                       timeout=120) as r:
         lines = [json.loads(line) for line in r.iter_lines() if line.strip()]
     assert r.headers["content-type"].startswith("application/x-ndjson")
-    assert [x["type"] for x in lines[:-1]] == ["cells"] * (len(lines) - 1)
+    assert lines[0] == {"type": "start", "time_limit": 60}
+    assert [x["type"] for x in lines[1:-1]] == ["cells"] * (len(lines) - 2)
     assert lines[-1]["type"] == "table" and _verdicts(lines[-1]["table"]) == _verdicts(local)
     for bad, field in (({"contracts": ["bettler", "garde"]}, "contracts"),
                        ({"contracts": "bettler"}, "contracts"),
@@ -148,8 +149,9 @@ def test_a_french_table_streams_whole_first_cell_to_last(server):
     with httpx.stream("POST", f"{server.url}/api/contract-table/stream",
                       json={"position": obj, "time_limit": 1.5}, timeout=60) as r:
         lines = [json.loads(line) for line in r.iter_lines() if line.strip()]
-    assert [key(c) for c in lines[0]["cells"]] == [key(c) for c in lines[-1]["table"]["cells"]]
-    for line in lines[:-1]:
+    assert lines[0]["type"] == "start"
+    assert [key(c) for c in lines[1]["cells"]] == [key(c) for c in lines[-1]["table"]["cells"]]
+    for line in lines[1:-1]:
         for c in line["cells"]:
             assert None not in c["bounds"], c
             if c.get("ecart") == "given":

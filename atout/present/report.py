@@ -531,7 +531,7 @@ def _deal(d: Played, viewer: str, contract_tables=None) -> str:
            f'<h4>{" · ".join(where)}</h4>',
            f'<p class="contract">{_e(contract_text(pos))}</p>',
            f'<p>{outcome}<br>{_made_words(d)}</p>',
-           deal_verdict(pos, contract_tables, [d.player(s) for s in range(pos.seats)])]
+           deal_verdict(pos, contract_tables, pos.players)]
     if r.get("stopped_by"):
         open_ = sum(1 for p in r["plays"] if not verdict(p).judged)
         why = "Ctrl-C" if r["stopped_by"] == "cancel" else "the time limit"
@@ -571,7 +571,7 @@ def _board(number: int, deals: list[Played], viewer: str, contract_tables=None) 
         # from table to table, so the seats are named by number)
         out.append(_hands(deals[0], names=len(deals) == 1))
     # (--tables: who could have made what; its seats by name where one table played it)
-    names = [deals[0].player(s) for s in range(first.seats)] if len(deals) == 1 else None
+    names = first.players if len(deals) == 1 else None
     out.append(board_table(first, contract_tables, names))
     out.append('<div class="tables">')
     for d in deals:

@@ -79,8 +79,7 @@ def legend(table: dict, ascii: bool = False) -> str:
     """What a table's numbers count, in one sentence (the ranges "open a..b" too)."""
     game = table.get("game")
     if game in ("fr3", "fr4", "fr5"):
-        what = ("the deal's score per defender, from the taker's side (made: positive), "
-                "the prise's or garde's as a garde")
+        what = "the deal's score per defender, from the taker's side (made: positive)"
     elif game == "priest5":
         what = "the caller's party's card points minus the other party's"
     elif table.get("counting") == "standard":
@@ -90,8 +89,8 @@ def legend(table: dict, ascii: bool = False) -> str:
     else:
         what = ("the declarer's camp's card points (made with 54 of 106); an announcement "
                 "or a negative game: made or down")
-    return plain(f"numbers: {what}; open a..b: not proven either way within the time, the "
-                 "value proven to lie from a to b; –: no such cell", ascii)
+    return plain(f"numbers: {what}; open a..b: not proven yet, the value lies from a to b; "
+                 "–: no such cell", ascii)
 
 
 def _call_card(calls: list) -> str | None:

@@ -40,11 +40,11 @@ function points(v) {
 // the legend: what the numbers count (atout/present/table_text.py legend)
 function legend(game) {
   let what;
-  if (french(game)) what = "the deal's score per defender, from the taker's side (made: positive), the prise's or garde's as a garde";
+  if (french(game)) what = "the deal's score per defender, from the taker's side (made: positive)";
   else if (game === "priest5") what = "the caller's party's card points minus the other party's";
   else if (state.deal.contract.counting === "standard") what = "the declarer's camp's card points, counted in threes (made with 35⅔ of 70); an announcement or a negative game: made or down";
   else what = "the declarer's camp's card points (made with 54 of 106); an announcement or a negative game: made or down";
-  return "Numbers: " + what + "; open a…b: not proven either way within the time, the value proven to lie from a to b; –: no such cell.";
+  return "Numbers: " + what + "; open a…b: not proven yet, the value lies from a to b; –: no such cell.";
 }
 
 // the card a caller would call to get a partner: a king, else the highest suit card, else a tarock
