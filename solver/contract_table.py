@@ -489,9 +489,11 @@ def contract_table(position: Any, *, time_limit: float | None = None,
     called with each cell's JSON as it changes (from the searching threads, one at a
     time), and first with every cell, in the table's order, as it stands before the
     search (each with the bounds its position gives at once) — or, where ``on_start`` is
-    given, those in one call ``on_start(cells)``; ``on_threads(want)``: called once before the search with ``want(n)``, which
-    changes the searches at once while it runs (the server lends idle cores so).  ``played`` (card ids) and ``implications`` are for tests: cards taken as played
-    in every cell, and whether implied answers spare searches.
+    given, those in one call ``on_start(cells)``; ``on_threads(want)``: called once
+    before the search with ``want(n)``, which changes the searches at once while it runs
+    (the server lends idle cores so).  ``played`` (card ids) and ``implications`` are for
+    tests: cards taken as played in every cell, and whether implied answers spare
+    searches.
 
     Raises :class:`~atout.errors.PositionError` for a position the rules refuse, a
     contract its game's table does not have (``contracts``), or a deal no cell can be
