@@ -16,6 +16,7 @@ from .errors import PositionError
 from .printable import shown
 from .games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER,
                     OUTSIDE, Rules, rules_for)
+from .talon import TALON_RUFER, check_side_cards
 
 FR_BIDS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
 POIGNEE_LEVELS = ("simple", "double", "triple")
@@ -367,7 +368,9 @@ def _at4(obj: dict, hands: list[list[Card]], first: int) -> Contract:
         if is_trump(called) or called == EXCUSE or rank(called) != KING:
             raise PositionError("contract.called", "a Rufer calls a king")
         kings = [suit_card(s, KING) for s in range(4)]
-        if called in hands[declarer] and not all(k in hands[declarer] for k in kings):
+        # (a Rufer with talon: the declarer may have taken the king it called from the talon)
+        if called in hands[declarer] and not all(k in hands[declarer] for k in kings) \
+                and bid not in TALON_RUFER:
             raise PositionError("contract.called", "the declarer holds the called king while "
                                                    "another king could be called")
         partner = next((s for s, h in enumerate(hands) if called in h), None)
@@ -385,6 +388,8 @@ def _at4(obj: dict, hands: list[list[Card]], first: int) -> Contract:
     if objective == "koenig_ultimo" and called is None:
         raise PositionError("contract.objective", "koenig_ultimo needs a called king (a Rufer game)")
 
+    # who took which talon cards and what was laid away, by the seed (atout.talon)
+    check_side_cards(bid, declarer, partner, called, side_by_seat, hands)
     camp = tuple(DECLARER_CAMP if s in (declarer, partner) else OTHER_CAMP for s in range(4))
     outside = [[], []]
     for seat, cs in side_by_seat.items():

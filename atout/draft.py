@@ -21,10 +21,11 @@ The contract of a draft, by game:
 * Priestertarock: ``caller``, ``called`` or ``alone: true`` (the ``dealer`` is beside
   ``first`` at the top: the seat after the dealer leads).
 * Austrian Tarock: ``bid``, ``declarer``, ``called`` (a Rufer's king), ``objective``,
-  ``counting``, ``side`` — each talon card's camp, ``{"<card>": "declarer" |
-  "opponents"}`` (the hands are those at the start of play: a talon game's exchange is
-  done); Trischaken ``for_seat`` and ``von_oben`` (the talon joins tricks 1–6 in the
-  order entered).
+  ``counting``, ``side`` — the seat each of the six cards outside the hands lies under,
+  ``{"<card>": seat}``: the seat that laid it away, or one of the camp it counts for
+  (atout/talon.py; the hands are those at the start of play: a talon game's exchange is
+  done; ``options.side_default`` offers a split the rules accept); Trischaken
+  ``for_seat`` and ``von_oben`` (the talon joins tricks 1–6 in the order entered).
 
 :func:`check` says where the draft stands: what is wrong (``problems``, each a field and a
 reason, as ``atout validate`` says them), what is still to enter (``todo``), the choices
@@ -39,18 +40,20 @@ values the same checks accept.  :func:`fill` deals the cards not yet placed at r
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from typing import Any
 
 from .cards import EXCUSE, KING, PETIT, Card, card, is_trump, suit_card, token, tokens
-from .contract import DECLARER_CAMP, FR_BIDS, _check_called_fr5, parse_contract, poignee_levels
+from .contract import FR_BIDS, _check_called_fr5, parse_contract, poignee_levels
 from .dealt import OUTSIDE_FIELD, dealt, is_deal, parse_deal
 from .ecart import ecart_choices
 from .errors import PositionError
 from .games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER, GAMES, HAND_SIZE,
                     OUTSIDE, SEATS, deck_of)
 from .position import parse_position
+from .talon import takes
 from .tarotclub import card_of as tarotclub_card
 
 __all__ = ["check", "fill", "typed", "from_position", "TARGETS"]
@@ -344,9 +347,10 @@ def _at4(game, hands, outside, first, dealer, con, out: _Check, answer: dict) ->
     partner = None
     if bid in AT4_RUFER:
         kings = [suit_card(s, KING) for s in range(4)]
+        # (a king the rules refuse is refused at contract.called, whatever the talon's split)
         options["called"] = [token(k) for k in kings if _passes(lambda k=k: parse_contract(
             game, {**contract, "called": token(k), "side_cards": {str(declarer): tokens(outside)}},
-            hands, first if first is not None else declarer))]
+            hands, first if first is not None else declarer), only="contract.called")]
         if con.get("called") is None:
             out.missing("contract.called", "the king called")
             return None
@@ -355,21 +359,24 @@ def _at4(game, hands, outside, first, dealer, con, out: _Check, answer: dict) ->
             partner = next((s for s, h in enumerate(hands) if card(con["called"]) in h), None)
         except (ValueError, TypeError):
             partner = None
-    # each talon card counts for the declarer's camp or the opponents: written under a seat
-    # of that camp (the declarer, or the first seat of neither the declarer nor its partner)
-    opponent = next(s for s in range(1, 5) if (declarer + s) % 4 not in (declarer, partner))
-    opponent = (declarer + opponent) % 4
+    # each of the six cards outside the hands lies under a seat: the one that laid it away,
+    # or one of the camp a card no one took counts for (atout.talon: by the seed's rules)
+    options["roles"] = {str(s): ("declarer" if s == declarer else "partner" if s == partner
+                                 else "opponent") for s in range(4)}
+    default = _at4_split(game, contract, hands, outside, first if first is not None else declarer,
+                         declarer, partner)
+    options["side_default"] = default
     side = con.get("side") or {}
     if not isinstance(side, dict):
-        out.wrong("contract.side", "must map each talon card to declarer or opponents")
+        out.wrong("contract.side", "must give each talon card's seat")
         return None
     by_seat: dict[str, list[str]] = {}
     for c in outside:
-        camp = side.get(token(c))
-        if camp not in ("declarer", "opponents"):
-            out.missing("contract.side", "whom each talon card counts for")
+        seat = side.get(token(c))
+        if type(seat) is not int or not 0 <= seat < 4:
+            out.missing("contract.side", "under which seat each talon card lies")
             return None
-        by_seat.setdefault(str(declarer if camp == "declarer" else opponent), []).append(token(c))
+        by_seat.setdefault(str(seat), []).append(token(c))
     contract["side_cards"] = by_seat
     objectives = []
     for objective in AT4_OBJECTIVES:
@@ -381,6 +388,34 @@ def _at4(game, hands, outside, first, dealer, con, out: _Check, answer: dict) ->
     if con.get("objective") not in (None, "contract"):
         contract["objective"] = con["objective"]
     return _checked(game, hands, first, contract, out, con)
+
+
+def _at4_split(game, contract, hands, outside, first, declarer, partner) -> dict | None:
+    """A split of the six cards outside the hands that the rules accept for this game —
+    ``{card: seat}``, offered to the player — or None where none is: the cards each seat
+    took from the talon laid away under it (:func:`atout.talon.takes`), the rest under the
+    first opponent (a called king lying there under the declarer)."""
+    counts = list(takes(contract["bid"], declarer).items())
+    opponent = next(s for s in ((declarer + k) % 4 for k in range(1, 4)) if s != partner)
+    called = card(contract["called"]) if isinstance(contract.get("called"), str) else None
+
+    def splits(cards, i):
+        if i == len(counts):
+            yield {c: (declarer if c == called else opponent) for c in cards}
+            return
+        seat, n = counts[i]
+        for chosen in itertools.combinations(cards, n):
+            for rest in splits([c for c in cards if c not in chosen], i + 1):
+                yield {**{c: seat for c in chosen}, **rest}
+
+    for split in itertools.islice(splits(list(outside), 0), 200):
+        side: dict[str, list[str]] = {}
+        for c, seat in split.items():
+            side.setdefault(str(seat), []).append(token(c))
+        if _passes(lambda side=side: parse_contract(game, {**contract, "side_cards": side},
+                                                    hands, first)):
+            return {token(c): seat for c, seat in split.items()}
+    return None
 
 
 def _token_list(value: Any, fld: str, out: _Check) -> list[Card] | None:
@@ -403,11 +438,12 @@ def _token_list(value: Any, fld: str, out: _Check) -> list[Card] | None:
     return cards
 
 
-def _passes(check) -> bool:
+def _passes(check, only: str | None = None) -> bool:
+    """Whether ``check()`` is accepted by the rules (``only``: refused at that field)."""
     try:
         check()
-    except PositionError:
-        return False
+    except PositionError as e:
+        return only is not None and e.field != only
     return True
 
 
@@ -583,10 +619,7 @@ def from_position(obj: Any) -> dict:
             con["von_oben"] = True
         draft["contract"] = con
         return draft
-    side = {}
-    for camp, cards in enumerate(c.outside):
-        for x in cards:
-            side[token(x)] = "declarer" if camp == DECLARER_CAMP else "opponents"
+    side = {t: int(seat) for seat, cards in c.raw["side_cards"].items() for t in cards}
     draft["outside"] = [t for cards in c.raw["side_cards"].values() for t in cards]
     con = {"bid": c.bid, "declarer": c.declarer, "counting": c.counting, "side": side}
     if c.called is not None:

@@ -217,14 +217,39 @@ def ecart_classes(rules: Rules, hands: list[list[Card]], taker: int, dog: Iterab
 
     # Each combination of the suits' classes is one class of écarts: the suits' signatures
     # tell the games apart, and every écart of it ranks the same (promise() reads only
-    # the cards gone from each suit, their number and points).
-    classes = []
+    # the cards gone from each suit, their number and points).  Each class's rank is
+    # worked out as it is made, between two questions to ``stop`` (sorting tens of
+    # thousands of classes by promise() itself took seconds that no stop could cut short).
+    rank_of = _promise_key(setup, rules)
+    ranked = []
     for chosen in spread(0, need, ()):
         steps.take()
         ecart = tuple(sorted(forced + [c for _, subset, _ in chosen for c in subset]))
         size = 1
         for _, _, count in chosen:
             size *= count
-        classes.append(EcartClass(ecart, size))
-    classes.sort(key=lambda k: (promise(k.ecart, setup.taker_cards, rules), k.ecart))
-    return classes
+        ranked.append((rank_of(ecart), ecart, size))
+    ranked.sort()
+    return [EcartClass(ecart, size) for _, ecart, size in ranked]
+
+
+def _promise_key(setup: _Setup, rules: Rules) -> Callable[[tuple[Card, ...]], tuple]:
+    """:func:`promise` for this taker's écarts, what the taker's cards share counted once:
+    the same key, in a fraction of the time."""
+    length = [0, 0, 0, 0]               # the taker's suit cards, by suit
+    for c in setup.taker_cards:
+        if not is_trump(c) and c != EXCUSE:
+            length[suit(c)] += 1
+    points = rules.points
+
+    def key(ecart: tuple[Card, ...]) -> tuple:
+        gone = [0, 0, 0, 0]
+        from_long = worth = 0
+        for c in ecart:
+            worth += points[c]
+            if not is_trump(c):
+                gone[suit(c)] += 1
+                from_long += length[suit(c)]
+        voids = sum(1 for s in range(4) if length[s] == gone[s])
+        return (-voids, -worth, from_long)
+    return key

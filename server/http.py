@@ -19,7 +19,7 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
                         -> {"svg", "name"}: the table as an SVG picture (atout/present/picture.py);
                         real_played (the deal's cards as really played) marks a what-if
-    POST /api/contract-table[/stream]   the deal's contract table (server/table_http.py)
+    POST /api/contract-table[/stream|/stop]   the deal's contract table (server/table_http.py)
     POST /api/draft     a deal being entered, checked by the rules (server/draft_http.py)
     POST /api/import    a TarotClub deal file's deals as positions (server/draft_http.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
@@ -84,7 +84,7 @@ from .pool import SearchPool, WorkerDied
 from .review_http import Reviews, analyze_stream
 from .security import bearer_ok
 from .static_files import file_answer, static_files
-from .table_http import contract_table, contract_table_stream
+from .table_http import contract_table, contract_table_stop, contract_table_stream
 from .worker import Done, Failed, done, failed
 
 log = logging.getLogger("atout.server")
@@ -123,6 +123,8 @@ class HttpApi:
         self.draining = False
         #: the finished reviews and who each session belongs to (review_http.py)
         self.reviews = Reviews()
+        #: how to stop the contract table streamed in a slot, keeping what it proved
+        self.table_stops: dict[tuple[str, str], dict] = {}
         self.app = Logged(Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
@@ -137,6 +139,7 @@ class HttpApi:
             # the contract table (atout table): server/table_http.py
             Route("/api/contract-table", self.contract_table, methods=["POST"]),
             Route("/api/contract-table/stream", self.contract_table_stream, methods=["POST"]),
+            Route("/api/contract-table/stop", self.contract_table_stop, methods=["POST"]),
             Route("/api/picture", self.picture, methods=["POST"]),
             # bringing a deal in: the editor's checks, TarotClub's files (server/draft_http.py)
             Route("/api/draft", self.draft, methods=["POST"]),
@@ -254,6 +257,9 @@ class HttpApi:
 
     async def contract_table_stream(self, request: Request) -> Response:
         return await contract_table_stream(self, request)
+
+    async def contract_table_stop(self, request: Request) -> Response:
+        return await contract_table_stop(self, request)
 
     async def picture(self, request: Request) -> Response:
         async def work(request, obj):

@@ -118,19 +118,40 @@ def test_the_called_cards_offered_are_what_the_rules_accept():
             draft["contract"]["called"] = tok
             problems = drafts.check(draft)["problems"]
             assert (tok in offered) == (not problems), (tok, problems)
-    draft = drafts.fill({"game": "at4", "first": 0}, random.Random(4))
-    draft["contract"] = {"bid": "solorufer", "declarer": 1, "side": {t: "opponents" for t in draft["outside"]}}
-    check = drafts.check(draft)
-    for king in ("KS", "KH", "KD", "KC"):
-        obj = {"bid": "solorufer", "declarer": 1, "called": king,
-               "side_cards": {"2": draft["outside"]}}
+    for seed in range(12):
+        draft = drafts.fill({"game": "at4", "first": 0}, random.Random(seed))
+        draft["contract"] = {"bid": "solorufer", "declarer": 1}
+        check = drafts.check(draft)
         hands = [[card(t) for t in h] for h in draft["hands"]]
-        try:
-            parse_contract("at4", obj, hands, 0)
-            accepted = True
-        except PositionError:
-            accepted = False
-        assert (king in check["options"]["called"]) == accepted
+        for king in ("KS", "KH", "KD", "KC"):
+            obj = {"bid": "solorufer", "declarer": 1, "called": king, "side_cards": {"0": draft["outside"]}}
+            try:
+                parse_contract("at4", obj, hands, 0)
+                accepted = True
+            except PositionError as e:
+                accepted = e.field != "contract.called"
+            assert (king in check["options"]["called"]) == accepted
+
+
+@pytest.mark.parametrize("bid", ["vorhandrufer", "solorufer", "dreier", "sechserdreier", "farbendreier",
+                                 "piccolo"])
+def test_the_talon_split_offered_is_one_the_rules_accept(bid):
+    """Austrian talon: the split offered (each card's seat) is accepted by the rules."""
+    rng = random.Random(f"split-{bid}")
+    offered = 0
+    for _ in range(10):
+        obj = random_position(rng, "at4", bid)
+        draft = drafts.from_position(obj)
+        del draft["contract"]["side"]
+        check = drafts.check(draft)
+        assert check["stage"] == "contract" and check["todo"][0]["field"] == "contract.side"
+        default = check["options"]["side_default"]
+        assert default is not None       # the deal as `atout deal` dealt it has one at least
+        draft["contract"]["side"] = default
+        check = drafts.check(draft)
+        assert check["stage"] == "play", check["problems"]
+        offered += 1
+    assert offered == 10
 
 
 def test_typing_a_hand():

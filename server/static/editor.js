@@ -460,7 +460,7 @@ function drawBidding() {
     } else if (c.bid) {
       box.append(select("ed-declarer", "Declarer", seatChoices(o.declarer, "— who declared —"), c.declarer, (v) => setContract("declarer", toSeat(v)), "contract.declarer"));
       if (o.called) box.append(select("ed-called", "King called", [["", "— the king called —"]].concat(o.called.map((t) => [t, cardName(t)])), c.called, (v) => setContract("called", v), "contract.called"));
-      if (c.declarer !== undefined) box.append(sideEl(c));
+      if (c.declarer !== undefined && (!o.called || c.called)) box.append(sideEl(c, o));
       if (o.objective) box.append(select("ed-objective", "Played for", [["", "the game"]].concat(o.objective.filter((x) => x !== "contract").map((x) => [x, x.replace(/_/g, " ")])), c.objective, (v) => setContract("objective", v), "contract.objective"));
     }
     if (c.bid) box.append(select("ed-counting", "Counting", [["seed", "seed (54 of 106)"], ["standard", "standard (in threes)"]], c.counting || "seed", (v) => setContract("counting", v === "seed" ? null : v), "contract.counting"));
@@ -515,27 +515,39 @@ function poigneesEl(o, c) {
   return box;
 }
 
-// Austrian talon: each card counts for the declarer's camp or for the opponents
-function sideEl(c) {
+// the Austrian talon: the seat each of the six cards outside the hands lies under (the seat
+// that laid it away, or one of the camp it counts for); the server offers a split its rules
+// accept (options.side_default)
+function sideEl(c, o) {
   const box = el("div", "ed-control ed-side");
-  box.append(el("div", "ed-label", "The talon: whom each card counts for"));
+  box.append(el("div", "ed-label", "The talon and what was laid away: under which seat each card lies (it counts for that seat's camp)"));
   const side = c.side || {};
+  const roles = o.roles || {};
   for (const token of ed.draft.outside) {
     const wrap = el("label", "ed-field");
     wrap.append(cardEl(token));
     const s = el("select");
     s.id = "ed-side-" + token;
     s.dataset.card = token;
-    s.setAttribute("aria-label", cardName(token) + " counts for");
-    for (const [v, t] of [["", "—"], ["declarer", "the declarer's camp"], ["opponents", "the opponents"]]) s.append(option(v, t));
-    s.value = side[token] || "";
+    s.setAttribute("aria-label", cardName(token) + " lies under");
+    s.append(option("", "—"));
+    for (let seat = 0; seat < 4; seat++) s.append(option(String(seat), "seat " + seat + (roles[seat] ? " (" + roles[seat] + ")" : "")));
+    s.value = side[token] === undefined ? "" : String(side[token]);
     s.addEventListener("change", () => change(() => {
       const k = contract();
       k.side = Object.assign({}, k.side || {});
-      if (s.value) k.side[token] = s.value; else delete k.side[token];
+      if (s.value === "") delete k.side[token]; else k.side[token] = Number(s.value);
     }));
     wrap.append(s);
     box.append(wrap);
+  }
+  if (o.side_default) {
+    const b = el("button", null, "A split the rules allow");
+    b.type = "button";
+    b.id = "ed-side-default";
+    b.title = "each card under a seat as this game's talon rules allow";
+    b.addEventListener("click", () => change(() => { contract().side = Object.assign({}, o.side_default); }));
+    box.append(b);
   }
   return fieldNote(box, "contract.side");
 }

@@ -31,7 +31,7 @@ import { drawAnalysis, drawChartCursor, fillStartOptions, keepGoing, reviewLineC
          reviewSettingChanged, reviewViewChanged, runAnalysis, stopAnalysis, stopReview, watchChartWidth } from "./review.js";
 import { start, followLink, loadDeal, loadText, notice, openInput, showDealError, showEntered } from "./deals.js";
 import { openShare, copyShare, writeAddress } from "./address.js";
-import { openImage, saveImage } from "./picture.js";
+import { imageChanged, openImage, saveImage } from "./picture.js";
 import { contractTableChanged, runContractTable, stopContractTable } from "./contract-table.js";
 import { closeEditor, editorOpen, keepPlayed, openEditor, reopenEditor, wireEditor } from "./editor.js";
 import { drawRecording, recordCard, recordingShown, stopRecording, undoCard } from "./record.js";
@@ -76,9 +76,9 @@ function listen() {
   on("deal-to-edit", (obj) => openEditor(obj));
   on("leaving", clearValue);                           // the table moves to another position
   on("table", drawTable);                              // its table came
-  on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); drawRecording(); playOnShown(); });
+  on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); imageChanged(); drawRecording(); playOnShown(); });
   on("line-changed", reviewLineChanged);
-  on("solved", (lineKey, result) => { drawTable(); refreshButtons(); reviewOnSolved(lineKey, result); playOnSolved(lineKey, result); });
+  on("solved", (lineKey, result) => { drawTable(); refreshButtons(); reviewOnSolved(lineKey, result); imageChanged(); playOnSolved(lineKey, result); });
   on("advised", drawTable);
   on("deal-error", showDealError);
   on("deal-closing", () => { stopPlaying(); stopSolving(); stopAdvising(); stopReview(); });
