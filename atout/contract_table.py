@@ -46,7 +46,7 @@ from .cards import (CAVALIER, EXCUSE, JACK, KING, PETIT, QUEEN, Card, is_trump, 
 from .dealt import TALON_GAMES, Dealt
 from .ecart import EcartClass, ecart_classes
 from .errors import PositionError, Stopped
-from .games import AT4_COLOUR, AT4_NEGATIVE_TRICKS, AT4_RUFER, AT4_ULTIMO, rules_for
+from .games import AT4_COLOUR, AT4_NEGATIVE_TRICKS, AT4_RUFER, AT4_ULTIMO, SEATS, rules_for
 from .position import Position, parse_position
 
 __all__ = ["TableCell", "TableSpec", "Missing", "table_spec", "contracts_of", "CellResult",
@@ -201,7 +201,7 @@ def table_spec(d: Dealt, contracts: Iterable[str] | None = None,
     does not have, or the field that would give the deal when no cell can be asked."""
     played = tuple(played)
     game = d.game
-    played_bid = d.played.contract.bid
+    played_bid = d.played.contract.bid if d.played is not None else None   # (a deal as dealt: none)
     asked = _check_contracts(game, contracts, played_bid)
     builder = {"fr3": _french, "fr4": _french, "fr5": _french, "priest5": _priest,
                "at4": _at4}[game]
@@ -253,10 +253,9 @@ def _fr5_calls(hand: Iterable[Card]) -> list[Card]:
 
 
 def _french(d: Dealt, asked, played: tuple, cells: list, missing: list, stop) -> None:
-    pos = d.played
-    con = pos.contract
-    seats = pos.seats
-    given_taker = con.declarer if con.bid in ("prise", "garde") else None
+    con = d.played.contract if d.played is not None else None     # (a deal as dealt: none)
+    seats = SEATS[d.game]
+    given_taker = con.declarer if con is not None and con.bid in ("prise", "garde") else None
     columns = [c for c in FR_COLUMNS if asked is None or c in asked]
     if d.hands is None:
         # only the contract played can be asked, with its own écart
@@ -415,9 +414,8 @@ def _priest(d: Dealt, asked, played: tuple, cells: list, missing: list, counting
 
 def _at4(d: Dealt, asked, played: tuple, cells: list, missing: list, counting) -> None:
     hands, talon = d.hands, d.outside
-    pos = d.played
-    con = pos.contract
-    own_bid = con.bid if con.bid != "trischaken" else None
+    con = d.played.contract if d.played is not None else None     # (a deal as dealt: none)
+    own_bid = con.bid if con is not None and con.bid != "trischaken" else None
     games = [g for g in AT4_SOLO + AT4_NEGATIVE if asked is None or g in asked]
     for seat in range(4):
         for bid in games:
@@ -437,12 +435,12 @@ def _at4_game(d: Dealt, seat: int, bid: str, called: Card | None, played: tuple,
               cells: list, missing: list) -> None:
     """The cells of one at4 game of ``seat``: its own goal and each announcement."""
     hands, talon = d.hands, d.outside
-    con = d.played.contract
+    con = d.played.contract if d.played is not None else None
     holder = None
     if called is not None:
         holder = next((s for s, h in enumerate(hands) if called in h), None)
     partner = holder if holder not in (None, seat) else None
-    if con.bid == bid and con.declarer == seat and con.called == called:
+    if con is not None and con.bid == bid and con.declarer == seat and con.called == called:
         side = con.raw["side_cards"]            # the position's own contract, as given
     else:
         other = next(s for s in range(4) if s not in (seat, partner))
@@ -505,7 +503,7 @@ class CellResult:
 
 
 def _bidding_order(d: Dealt, seat: int) -> int:
-    return (seat - d.first) % d.played.seats
+    return (seat - d.first) % SEATS[d.game]
 
 
 def _par_key(d: Dealt, cell: TableCell) -> tuple:
@@ -559,7 +557,7 @@ def par(spec: TableSpec, results: list[CellResult]) -> dict:
             (par_cell.called, par_cell.partner)
 
     could = [cell for cell, r in ranked if beats(cell) and r.made is not False]
-    seats = d.played.seats
+    seats = SEATS[d.game]
     unasked = []
     for name in spec.unasked:
         who = range(seats) if name not in TALON_GAMES else [d.played.contract.declarer]
@@ -586,8 +584,11 @@ def par(spec: TableSpec, results: list[CellResult]) -> dict:
 
 def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
     """The contract played as the table sees it: its cell's verdict, and the contracts
-    that outbid it that some seat makes (``higher``, the bidding's missed chances)."""
+    that outbid it that some seat makes (``higher``, the bidding's missed chances); None
+    in Trischaken, and for a deal as dealt (no contract played)."""
     d = spec.dealt
+    if d.played is None:
+        return None
     con = d.played.contract
     if con.bid == "trischaken":
         return None

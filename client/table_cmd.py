@@ -118,7 +118,8 @@ def run(args) -> int:
         sys.stdout.flush()
 
     with searches, _open_input(args.file) as f:
-        for rec, table in searches.answers(read_records(f), search, emit_error=refused):
+        for rec, table in searches.answers(_deals(read_records(f, deals=True)), search,
+                                           emit_error=refused):
             if table is None:
                 print(f"atout: interrupted: {rec.label}: stopped before any cell was asked",
                       file=sys.stderr)
@@ -130,6 +131,16 @@ def run(args) -> int:
                       f"cells proven", file=sys.stderr)
                 return EXIT_INTERRUPTED
     return EXIT_BAD_INPUT if searches.bad else EXIT_OK
+
+
+def _deals(records):
+    """The records, a deal as dealt's handed to the search as its object (the table takes
+    it as a position's deal)."""
+    from atout.dealt import deal_json
+    for rec in records:
+        if rec.deal is not None:
+            rec.position = deal_json(rec.deal, rec.id)
+        yield rec
 
 
 def print_table(table: dict, args) -> None:

@@ -13,7 +13,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                          "confidence": 0.95}
                         -> the `atout advise` line (docs/single-dummy.md), its draws on the pool
     POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
-                        "finished"}, or {"ok": false, "field", "reason"} for a refused position
+                        "finished"} ("deal": true for a deal as dealt), or {"ok": false,
+                        "field", "reason"} for a refused position
     POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
                         with "seat", as that seat sees the table
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
@@ -64,6 +65,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from atout import options
+from atout.dealt import is_deal, parse_deal
 from atout.errors import PositionError
 from atout.present import picture
 from atout.present.view import table
@@ -228,6 +230,13 @@ class HttpApi:
             check_keys(obj, ("position",))
             if "position" not in obj:
                 raise invalid("position", "is missing")
+            if is_deal(obj["position"]):        # a deal as dealt: no contract, no card played
+                try:
+                    d = parse_deal(obj["position"])
+                except PositionError as e:
+                    return {"ok": False, "field": e.field, "reason": e.reason}
+                return {"ok": True, "id": obj["position"].get("id"), "game": d.game, "played": 0,
+                        "finished": False, "deal": True}
             try:
                 _, pos = position_of(obj)
             except HttpError as e:

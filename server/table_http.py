@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from atout import options
 from atout.contract_table import table_spec
-from atout.dealt import dealt
+from atout.dealt import dealt, is_deal, parse_deal
 from atout.errors import PositionError
 
 from .clients import slot_of
@@ -63,7 +63,15 @@ async def _settings(api, obj: dict, request) -> tuple[dict, dict, tuple | None]:
     every field checked (an HttpError naming the first that is wrong)."""
     import asyncio
     check_keys(obj, KEYS)
-    raw, pos = position_of(obj)
+    raw = obj.get("position")
+    if is_deal(raw):                    # a deal as dealt (the editor's, before the bidding)
+        try:
+            d = parse_deal(raw)
+        except PositionError as e:
+            raise invalid(e.field, e.reason) from None
+    else:
+        raw, pos = position_of(obj)
+        d = dealt(pos)
     time_limit = min(request_option(obj, "time_limit", DEFAULT_TIME_LIMIT, options.time_limit),
                      api.max_time_limit)
     values = request_option(obj, "values", False, options.flag)
@@ -73,7 +81,7 @@ async def _settings(api, obj: dict, request) -> tuple[dict, dict, tuple | None]:
         raise invalid("contracts", "must be a list of contract names")
     try:        # (tens of milliseconds for an Austrian table: not on the loop)
         await asyncio.get_running_loop().run_in_executor(
-            None, lambda: table_spec(dealt(pos), contracts, count_ecarts=False))
+            None, lambda: table_spec(d, contracts, count_ecarts=False))
     except PositionError as e:
         raise invalid(e.field, e.reason) from None
     settings = {"time_limit": time_limit, "contracts": contracts, "values": values,

@@ -45,7 +45,7 @@ import time
 from typing import Any, Callable
 
 from atout.contract_table import CellResult, TableCell, TableSpec, cell_json, table_json, table_spec
-from atout.dealt import dealt
+from atout.dealt import dealt, is_deal, parse_deal
 from atout.errors import PositionError
 from atout.position import Position, parse_position
 from atout.scoring import made_threshold
@@ -478,8 +478,8 @@ def contract_table(position: Any, *, time_limit: float | None = None,
                    on_start: Callable[[list[dict]], None] | None = None,
                    on_threads: Callable[[Callable[[int], None]], None] | None = None,
                    played=(), implications: bool = True) -> dict:
-    """The contract table of ``position``'s deal as dealt (a Position or a position JSON
-    object): docs/format.md, "A contract table".
+    """The contract table of ``position``'s deal as dealt (a Position, a position JSON
+    object, or a deal as dealt's object): docs/format.md, "A contract table".
 
     ``time_limit``: seconds for the whole table (None: until every cell is settled);
     ``threads``: searches at once (1 to MAX_THREADS); ``tt_mb``: the most one search's
@@ -502,8 +502,12 @@ def contract_table(position: Any, *, time_limit: float | None = None,
 
     The time limit counts from the call: the écarts still to count when it runs out are
     left uncounted (their gardes open)."""
-    if not isinstance(position, Position):
-        position = parse_position(position)
+    if isinstance(position, dict) and is_deal(position):       # a deal as dealt, no contract
+        d, ident = parse_deal(position), position.get("id")
+    else:
+        if not isinstance(position, Position):
+            position = parse_position(position)
+        d, ident = dealt(position), position.id
     check_limits(time_limit, None, tt_mb)
     check_threads(threads)
     started = time.monotonic()
@@ -511,7 +515,7 @@ def contract_table(position: Any, *, time_limit: float | None = None,
     cancel = cancel or Cancel()
     # (the écarts of a whole deal take up to a second to count: a cancel stops that too,
     # and the time limit leaves the ones not counted yet so)
-    spec = table_spec(dealt(position), contracts, played, stop=cancel.is_set,
+    spec = table_spec(d, contracts, played, stop=cancel.is_set,
                       out_of_time=lambda: time.monotonic() >= deadline)
     cells, units = _units(spec)
     # every cell's bounds from the start (a position's cheap bounds, milliseconds each):
@@ -548,9 +552,9 @@ def contract_table(position: Any, *, time_limit: float | None = None,
     for cell in cells:      # (told too: the cells told, in order, end as the table's)
         if cell.update(_value_cap(cell.spec) if cell.searched else None):
             changed([cell])
-    out = {"id": position.id}
+    out = {"id": ident}
     out["status"] = "ok" if all(c.settled(values) for c in cells) else "limit"
-    body = table_json(spec, [c.result for c in cells], position.id)
+    body = table_json(spec, [c.result for c in cells], ident)
     out.update(body)
     if out["status"] == "limit":
         out["stopped_by"] = search.stopped_by or "time"

@@ -234,4 +234,14 @@ def test_the_service(tmp_path):
         assert r.json()["items"][0]["field"] == "deal_info.taker"
         r = client.post("/api/import", json={"text": 5})
         assert r.status_code == 422 and r.json()["field"] == "text"
+        # the editor's deal before the bidding: a deal as dealt has a contract table
+        r = client.post("/api/import", json={
+            "text": (DATA / "tarotclub" / "west_slam.json").read_text(), "name": "west_slam.json"})
+        deal = r.json()["items"][0]["deal"]
+        r = client.post("/api/contract-table", json={"position": deal, "time_limit": 20,
+                                                     "contracts": ["garde_contre"]})
+        assert r.status_code == 200, r.json()
+        assert r.json()["played"] is None and r.json()["par"]["seat"] == 3
+        r = client.post("/api/contract-table", json={"position": {**deal, "dog": deal["dog"][:5]}})
+        assert r.status_code == 422 and r.json()["field"] == "dog"
 

@@ -196,3 +196,17 @@ def test_show_prints_a_deal_as_dealt(tmp_path):
     assert "dog: ♠ 6 5 4 3 2 1" in r.stdout
     r = _atout("show", str(tmp_path / "deal.jsonl"), "--svg", str(tmp_path / "x.svg"))
     assert r.returncode == 1 and "contract: is missing" in r.stderr
+
+
+def test_the_table_of_a_deal_as_dealt(tmp_path):
+    """A custom deal has no contract: its table is the deal's, with no contract played."""
+    r = _atout("import", str(DATA / "west_slam.json"))
+    (tmp_path / "deal.jsonl").write_text(r.stdout)
+    r = _atout("table", str(tmp_path / "deal.jsonl"), "--contract", "garde_contre",
+               "--time-limit", "20", "--threads", "1")
+    assert r.returncode == 0, r.stderr
+    table = json.loads(r.stdout)
+    assert table["id"] == "west_slam" and table["played"] is None
+    made = {c["seat"]: c["made"] for c in table["cells"]}
+    assert made[3] is True                  # West holds every trump but two: a garde contre
+    assert table["par"]["seat"] == 3 and table["par"]["contract"] == "garde_contre"

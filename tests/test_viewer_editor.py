@@ -247,6 +247,21 @@ def test_tarotclub_files_open_in_the_viewer(browser, server):
     pg.set_input_files("#file-input", str(DATA / "tarotclub" / "west_slam.json"))
     checked(pg, "contract")
     assert pg.locator("#ed-pack .ed-card:not(.placed)").count() == 0
+    # a deal as dealt pasted as JSON opens there too
+    pg.click("#ed-close")
+    deal = json.loads(subprocess.run([sys.executable, "-m", "atout.client.cli", "import",
+                                      str(DATA / "tarotclub" / "west_slam.json")],
+                                     capture_output=True, text=True).stdout)
+    pg.click("#toggle-input")
+    pg.fill("#paste", json.dumps({**deal, "id": "pasted-deal"}))
+    pg.click("#load-paste")
+    checked(pg, "contract")
+    # who could have made what, of the deal being entered (as dealt: no contract yet)
+    assert "as dealt" in pg.inner_text("#ctable-editing")
+    pg.select_option("#ctable-limit", "10")
+    pg.click("#ctable-run")
+    pg.wait_for_selector("#ctable-par:not(:empty)", timeout=60000)
+    assert "seat 3" in pg.inner_text("#ctable-par")
     context.close()
     assert not pg.errors
 

@@ -24,14 +24,18 @@ const column = (n) => (n === "garde" ? "Prise/garde" : words(n));
 const FR_COLUMNS = ["Prise/garde", "own écart", "Garde sans", "Garde contre"];
 const AT4_COLUMNS = ["contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ultimo",
                      "marabu_ultimo", "koenig_ultimo"].map(words);
-const dealKey = () => (state.deal ? JSON.stringify(Object.assign({}, state.deal, { played: [] })) : "");
+// the deal the table is of: the one being entered while the editor is open (a deal as dealt,
+// or the position once bid), else the deal shown
+const subject = () => (state.editing !== null ? state.editing.deal : state.deal);
+const seatView = () => state.editing === null && state.viewSeat !== null;
+const dealKey = () => (subject() ? JSON.stringify(Object.assign({}, subject(), { played: [] })) : "");
 const cellKey = (c) => [c.seat, c.contract, c.called, c.partner, c.objective, c.ecart].join("|");
 const french = (game) => game.startsWith("fr");
 const seatName = (s) => "seat " + s;
 
 // an Austrian count in thirds (standard counting) as a player says it: 167 -> 55⅔
 function points(v) {
-  const d = state.deal;
+  const d = subject();
   if (!d || d.game !== "at4" || (d.contract && d.contract.counting) !== "standard") return String(v);
   const whole = Math.floor(v / 3), third = v - 3 * whole;
   return (whole || !third ? String(whole) : "") + ["", "⅓", "⅔"][third];
@@ -42,7 +46,7 @@ function legend(game) {
   let what;
   if (french(game)) what = "the deal's score per defender, from the taker's side (made: positive)";
   else if (game === "priest5") what = "the caller's party's card points minus the other party's";
-  else if (state.deal.contract.counting === "standard") what = "the declarer's camp's card points, counted in threes (made with 35⅔ of 70); an announcement or a negative game: made or down";
+  else if ((subject().contract || {}).counting === "standard") what = "the declarer's camp's card points, counted in threes (made with 35⅔ of 70); an announcement or a negative game: made or down";
   else what = "the declarer's camp's card points (made with 54 of 106); an announcement or a negative game: made or down";
   return "Numbers: " + what + "; open a…b: not proven yet, the value lies from a to b; –: no such cell.";
 }
@@ -137,24 +141,27 @@ function order(game, columns) {
 
 export function drawContractTable() {
   const grid = $("ctable-grid"), statusEl = $("ctable-status");
-  const seatView = state.viewSeat !== null;
-  $("ctable-run").disabled = seatView || !state.deal || running !== null;
+  const seatOnly = seatView();
+  const deal = subject();
+  $("ctable-run").disabled = seatOnly || !deal || running !== null;
   $("ctable-stop").hidden = running === null;
   $("ctable-stop").disabled = running !== null && running.stopping;
-  $("ctable-seat-note").hidden = !seatView;
-  $("ctable-ecart-note").hidden = !state.deal || !french(state.deal.game);
-  const shown = seatView ? null : tables.get(dealKey());
+  $("ctable-seat-note").hidden = !seatOnly;
+  $("ctable-ecart-note").hidden = !deal || !french(deal.game);
+  $("ctable-editing").hidden = state.editing === null;
+  $("ctable-editing").textContent = state.editing === null ? "" : state.editing.note;
+  const shown = seatOnly ? null : tables.get(dealKey());
   grid.replaceChildren();
   $("ctable-par").textContent = "";
   $("ctable-played").textContent = "";
   $("ctable-legend").textContent = "";
   $("ctable-ecarts").replaceChildren();
   if (!shown) {
-    if (!running) { statusEl.textContent = seatView ? "" : "Not worked out yet for this deal."; statusEl.className = "dd-status"; }
+    if (!running) { statusEl.textContent = seatOnly ? "" : "Not worked out yet for this deal."; statusEl.className = "dd-status"; }
     grid.dataset.cells = "0";
     return;
   }
-  const game = state.deal.game;
+  const game = deal.game;
   // the table's own order: the cells come first all together, in it (a Map keeps it)
   const cells = shown.table ? shown.table.cells : [...shown.cells.values()];
   const rows = new Map(), columns = [];
@@ -209,7 +216,7 @@ export function drawContractTable() {
 }
 
 export async function runContractTable() {
-  if (!state.deal || state.viewSeat !== null || running) return;
+  if (!subject() || seatView() || running) return;
   const key = dealKey();
   const asked = Number($("ctable-limit").value);
   const job = { key, controller: new AbortController(), started: performance.now(), limit: asked, stopping: false };
@@ -241,7 +248,7 @@ export async function runContractTable() {
   drawContractTable();
   try {
     r = await postLines("/api/contract-table/stream",
-                        { position: state.deal, time_limit: asked, slot: SLOT },
+                        { position: subject(), time_limit: asked, slot: SLOT },
                         job.controller.signal, onLine);
   } catch (e) {
     if (e.name !== "AbortError") failure = "the answer stopped (" + e.message + ")";
@@ -286,6 +293,6 @@ function dropContractTable(job) {
 
 // another deal on screen, or another view: what ran for the last one stops
 export function contractTableChanged() {
-  if (running && (running.key !== dealKey() || state.viewSeat !== null)) dropContractTable(running);
+  if (running && (running.key !== dealKey() || seatView())) dropContractTable(running);
   drawContractTable();
 }

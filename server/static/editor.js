@@ -43,13 +43,28 @@ function kept() {
 
 export function editorOpen() { return !$("editor").hidden; }
 
-// the editor shown (the table and its panels hidden) or closed
+// the editor shown (the table and its panels hidden, but "who could have made what", then
+// of the deal being entered) or closed
 function show(open) {
   $("editor").hidden = !open;
   $("main").hidden = open;
-  $("contract-table").hidden = open;
   $("open-editor").setAttribute("aria-expanded", String(open));
   try { localStorage.setItem(OPEN_KEY, open ? "1" : ""); } catch (e) { /* kept for this page only */ }
+  tableSubject();
+}
+
+// the deal the contract table below the editor is of: the deal as dealt once every card is
+// placed (the position once the bidding is in, for the verdict on the contract played)
+function tableSubject() {
+  const ch = ed.check;
+  const deal = $("editor").hidden || !ch ? null : ch.position || ch.deal || null;
+  const before = state.editing;
+  state.editing = $("editor").hidden ? null : {
+    deal,
+    note: deal ? "Of the deal being entered" + (ch.position ? ", as bid" : ", as dealt (no contract yet)") + "."
+               : "The table of the deal being entered is worked out once every card is placed.",
+  };
+  if (JSON.stringify(before) !== JSON.stringify(state.editing)) emit("editing-changed");
 }
 
 // "Enter a deal": the draft kept in this browser, or a new one; from: a position or a deal
@@ -204,6 +219,7 @@ function draw() {
   drawLeader();
   drawBidding();
   drawStatus();
+  tableSubject();
   const again = focused && document.getElementById(focused);
   if (again && again !== document.activeElement && !$("editor").hidden) again.focus();
 }
@@ -646,7 +662,7 @@ export function wireEditor() {
   $("ed-show").addEventListener("click", () => showInViewer(false));
   $("ed-record").addEventListener("click", () => showInViewer(true));
   $("ed-save").addEventListener("click", save);
-  $("ed-close").addEventListener("click", () => { show(false); emit("editor-closed"); });
+  $("ed-close").addEventListener("click", () => show(false));
   $("ed-pack").addEventListener("keydown", packKeys);
   $("ed-from-shown").addEventListener("click", () => {
     if (!state.deal) return;

@@ -74,6 +74,7 @@ function listen() {
   on("recorded", keepPlayed);                          // the editor keeps the play entered
   on("deal-entered", (obj, recording) => showEntered(obj, recording));
   on("deal-to-edit", (obj) => openEditor(obj));
+  on("editing-changed", contractTableChanged);         // its table: of the deal being entered
   on("leaving", clearValue);                           // the table moves to another position
   on("table", drawTable);                              // its table came
   on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); imageChanged(); drawRecording(); playOnShown(); });
