@@ -148,13 +148,15 @@ class EcartSearch:
         return self.cell.with_ecart(c.ecart)
 
     def turn(self, budget: int, engine_of: Callable[[Position], tuple], deadline: float,
-             cancel) -> bool:
+             cancel, cut: Callable[[], bool] = lambda: False) -> bool:
         """Search the classes, cheapest first, for about ``budget`` nodes (or until the cell
         is settled).  ``engine_of(position)``: (the cell's engine, whether it was made just
         now, at ``position``: the first, or the last one dropped for want of memory).
-        Returns False when the time limit or ``cancel`` stopped it."""
+        ``cut()``: True once the turn's cores are taken back (the engine is stopped then):
+        the turn ends at once, the class stopped keeping its budget.  Returns False when
+        the time limit or ``cancel`` stopped it."""
         spent = 0
-        while spent < budget and self.made is None and self.queue:
+        while spent < budget and self.made is None and self.queue and not cut():
             _, _, rank = heapq.heappop(self.queue)
             c = self.classes[rank]
             if c.made is not None:
@@ -196,6 +198,8 @@ class EcartSearch:
                 lo, hi = max(lo, c.lo), min(hi, c.hi)
             engine.set_limits(limit, left if left != float("inf") else 0)
             cancel.attach(engine)
+            if cut():       # (its cores taken back before set_limits cleared the stop)
+                engine.stop()
             before = engine.nodes
             try:
                 done, lo, hi = ask_made(engine, self.threshold, lo, hi)
@@ -213,6 +217,9 @@ class EcartSearch:
                 if not done and (cancel.is_set() or time.monotonic() >= deadline):
                     heapq.heappush(self.queue, (0, next(self.order), rank))
                     return False
+                if not done and cut():
+                    heapq.heappush(self.queue, (0, next(self.order), rank))     # (first again)
+                    return True
                 if used >= c.budget:
                     c.budget *= 2
                 self._push(c)
