@@ -4,6 +4,7 @@
     python bench/gardes.py --sets fr4-full --threads 2 --node-limit 0 --time-limit 60
     python bench/gardes.py --sets fr4-full --count 1 --seats 2 --out cells.jsonl
     python bench/gardes.py --sets fr4-full --whole-table --node-limit 8.4e8
+    python bench/gardes.py --sets fr4-full --whole-table --ids fr4-full-001,fr4-full-006
 
 The deals are bench/table.py's (a French deal as dealt, the taker's écart as the dog), and
 every seat's ``garde`` is asked over every écart, each cell alone: the contract table's
@@ -31,6 +32,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from table import deals  # noqa: E402
+
+
+def picked(name: str, count: int, ids: str | None) -> list[dict]:
+    """The first ``count`` deals of the set, or those named in ``ids`` (comma-separated)."""
+    if not ids:
+        return deals(name, count)
+    wanted = set(ids.split(","))
+    return [obj for obj in deals(name, 10 ** 6) if obj.get("id") in wanted]
 
 
 def cells_of(obj: dict):
@@ -99,14 +108,16 @@ def whole_tables(args) -> int:
     from atout.position import parse_position
 
     print("| set | deals | gardes proven | garde sans/contre proven | other cells proven | "
-          "nodes | CPU s | nodes to settle the garde sans/contre, the others (sum) |")
+          "nodes | CPU s | nodes to settle the garde sans/contre, the others (sum over the deals "
+          "where all settled) |")
     out = open(args.out, "w") if args.out else None
     for name in [s for s in args.sets.split(",") if s]:
-        count = args.count or (10 if name == "fr4-full" else 2)
+        chosen = picked(name, args.count or (10 if name == "fr4-full" else 2), args.ids)
         totals = [0] * 6
         nodes = cpu = 0.0
         at = {"gsgc": 0, "other": 0}
-        for obj in deals(name, count):
+        whole = {"gsgc": 0, "other": 0}     # the deals where every cell of the kind settled
+        for obj in chosen:
             spec = table_spec(dealt(parse_position(obj)))
             results, n, c, _, settled_at = search(
                 spec, spec.cells, args.time_limit, int(args.node_limit), args.threads,
@@ -122,6 +133,7 @@ def whole_tables(args) -> int:
                 mine = [i for i, k in enumerate(kinds) if k == kind]
                 if mine and all(i in settled_at for i in mine):
                     at[kind] += max(settled_at[i] for i in mine)
+                    whole[kind] += 1
             nodes += n
             cpu += c
             if out is not None:
@@ -131,9 +143,10 @@ def whole_tables(args) -> int:
             print(f"  {obj.get('id')}: gardes "
                   f"{sum(r.made is not None for k, r in zip(kinds, results) if k == 'garde')}, "
                   f"{n / 1e6:.0f} M nodes, {c:.0f} CPU s", file=sys.stderr, flush=True)
-        print(f"| {name} | {count} | {totals[0]} of {totals[1]} | {totals[2]} of {totals[3]} | "
-              f"{totals[4]} of {totals[5]} | {nodes / 1e6:.0f} M | {cpu:.0f} | "
-              f"{at['gsgc'] / 1e6:.1f} M, {at['other'] / 1e6:.1f} M |")
+        print(f"| {name} | {len(chosen)} | {totals[0]} of {totals[1]} | "
+              f"{totals[2]} of {totals[3]} | {totals[4]} of {totals[5]} | {nodes / 1e6:.0f} M | "
+              f"{cpu:.0f} | {at['gsgc'] / 1e6:.1f} M ({whole['gsgc']} deals), "
+              f"{at['other'] / 1e6:.1f} M ({whole['other']} deals) |")
     if out is not None:
         out.close()
     return 0
@@ -151,6 +164,7 @@ def main() -> int:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--tt-mb", type=int, default=None)
     p.add_argument("--out", metavar="FILE", help="one JSON line per cell")
+    p.add_argument("--ids", help="only these deals (comma-separated ids; --count ignored)")
     p.add_argument("--whole-table", action="store_true",
                    help="each deal's whole table instead, within --node-limit in all")
     args = p.parse_args()
@@ -164,7 +178,7 @@ def main() -> int:
     for name in [s for s in args.sets.split(",") if s]:
         count = args.count or (10 if name == "fr4-full" else 2)
         results = []
-        for obj in deals(name, count):
+        for obj in picked(name, count, args.ids):
             spec, cells = cells_of(obj)
             for cell in cells:
                 if seats is not None and cell.seat not in seats:
