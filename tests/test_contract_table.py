@@ -699,16 +699,19 @@ def test_the_ecart_classes_come_in_the_takers_order_of_preference():
         assert keys == sorted(keys)
 
 
-def test_cores_taken_back_stop_their_turns_at_once(monkeypatch):
+@pytest.mark.parametrize("game, contracts", [("priest5", None), ("fr4", ["garde"])])
+def test_cores_taken_back_stop_their_turns_at_once(monkeypatch, game, contracts):
     """The server lends a table the idle search processes' cores and takes them back when
     a call needs one: the turn searching on the core taken back stops then, not when its
     budget runs out (seconds later: an analysis's deadline on the other process was missed
     under the load).  Here every turn is endless but for a stop: the worker past the
-    number ends at once or never."""
+    number ends at once or never.  A French garde's turn too, which goes from écart class
+    to écart class (solver/ecarts.py): it must not take the next class."""
     import threading
     import time
 
     import atout.solver.contract_table as search
+    import atout.solver.ecarts as ecarts
     from atout.solver import Cancel
 
     def endless(engine, threshold, lo, hi):
@@ -716,11 +719,17 @@ def test_cores_taken_back_stop_their_turns_at_once(monkeypatch):
             time.sleep(0.01)
         return False, lo, hi
     monkeypatch.setattr(search, "ask_made", endless)
-    obj = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" / "priest5-full.jsonl")
+    monkeypatch.setattr(ecarts, "ask_made", endless)
+    obj = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" / f"{game}-full.jsonl")
                      .read_text().splitlines()[0])
+    if game == "fr4":       # (a garde sans as dealt: every seat's garde is searched)
+        con = obj["contract"]
+        obj = dict(obj, played=[], contract={"taker": con["taker"], "bid": "garde_sans",
+                                             "dog": con["dog"]})
     cancel, wants, out = Cancel(), [], {}
     run = threading.Thread(target=lambda: out.update(table=contract_table(
-        obj, time_limit=120, threads=2, cancel=cancel, on_threads=wants.append)))
+        obj, time_limit=120, threads=2, cancel=cancel, on_threads=wants.append,
+        contracts=contracts)))
     run.start()
     try:
         for _ in range(200):
