@@ -9,7 +9,9 @@ A game's facts live in its records — the rules' (atout/games.py) and the words
 outside those two files, it decides by a game's name written out: it compares a value
 with one (``game == "at4"``, ``game in ("fr3", "fr4")``, ``=== "priest5"``), tests a
 name's prefix (``startswith("fr")``) or keys a table by games (``{"priest5": 6, ...}``,
-a copy of a record's fact).  A game named as data — a default (``game="fr4"``), a list
+a copy of a record's fact) — or compares a game's rulebook (``facts.family == FRENCH``:
+the same branch by another name; a table of each rulebook's function, looked up by it,
+is the lookup that replaces such branches and does not count).  A game named as data — a default (``game="fr4"``), a list
 of the games to deal in turn — is not a branch and does not count.  Read: the Python and
 JavaScript of every folder that installs (atout/, solver/, server/ with its page,
 client/, runner/, proto/), comments and docstrings left out; not tests/ nor bench/
@@ -40,6 +42,7 @@ _BRANCH = re.compile(
     rf"""(?:==|!=)=?\s*{_LIT}|{_LIT}\s*(?:==|!=)"""
     rf"""|\bin\s*[(\[{{][^)\]}}]*{_LIT}|[(\[]\s*{_LIT}[^)\]]*[)\]]\s*\.includes\("""
     r"""|\.starts[wW]ith\(\s*["'](?:fr|at|priest)"""
+    r"""|\bfamily\s*(?:[!=]==?|\bin\b|\bnot in\b)|(?:[!=]==?)\s*\w*\.?family\b"""
     rf"""|{_LIT}\s*:(?!\S*\s*\w+\s*=)""")
 #: JavaScript's tables may key by a bare name (``{ priest5: 6 }``)
 _JS_KEY = re.compile(rf"""[{{,]\s*(?:{_NAME})\s*:""")

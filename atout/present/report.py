@@ -39,7 +39,7 @@ from typing import Any, BinaryIO
 
 from atout.cards import EXCUSE, card, is_trump, suit, token
 from atout.errors import PositionError
-from atout.games import deck_of
+from atout.games import game_of
 from atout.jsonl import MAX_LINE_BYTES, decode_json, result_position, split_lines
 from atout.position import PEOPLE_FIELDS, Position
 from atout.printable import printable
@@ -47,9 +47,9 @@ from atout.verdict import Verdict, VerdictKind
 
 from .link import make_link
 from .report_tables import board_table, deal_verdict
-from .view import (SUIT_ORDER, TURN, binary_value, contract_text, outside, result, roles, sort_key,
+from .view import (SUIT_ORDER, binary_value, contract_text, outside, result, roles, sort_key,
                    value_meaning)
-from .words import SYMBOLS, card_text, standard_points, verdict_mark, verdict_words
+from .words import SYMBOLS, card_text, game_name, standard_points, verdict_mark, verdict_words
 
 __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "page",
            "viewer_link", "DEFAULT_VIEWER"]
@@ -58,9 +58,6 @@ __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "pag
 DEFAULT_VIEWER = "http://127.0.0.1:8765/"
 #: the proven mistakes listed for each deal, dearest first
 DEAREST = 5
-GAME_NAMES = {"fr3": "French Tarot for 3", "fr4": "French Tarot for 4",
-              "fr5": "French Tarot for 5", "priest5": "Tessiner Priestertarock",
-              "at4": "Austrian Tarock"}
 #: where each seat sits round the table, seat 0 at the bottom, when the play goes clockwise
 #: (the viewer's placing; an anticlockwise game mirrors it)
 PLACES = {3: ("bottom", "left", "right"), 4: ("bottom", "left", "top", "right"),
@@ -162,7 +159,7 @@ def _check_analysis(obj: dict, pos: Position) -> None:
     start = len(pos.played) - len(plays)
     # who played each card, to check each play's seat against
     players = [s for t in pos.tricks for s, _ in t.cards] + [s for s, _ in pos.trick]
-    deck = set(deck_of(pos.game))
+    deck = set(game_of(pos.game).deck)
     # null (bounded only) is a verdict, a missing key is no analysis the batch writes
     if _need(obj, "start_value", int, nullable=True) is None:
         _pair(obj.get("start_bounds"), "start_bounds")
@@ -390,7 +387,7 @@ def _hand_rows(pos: Position, cards) -> str:
 
 def _place(pos: Position, seat: int) -> str:
     place = PLACES[pos.seats][seat]
-    return MIRROR.get(place, place) if TURN[pos.game] == "anticlockwise" else place
+    return MIRROR.get(place, place) if pos.rules.facts.turn == "anticlockwise" else place
 
 
 def _hands(d: Played, names: bool) -> str:
@@ -408,7 +405,7 @@ def _hands(d: Played, names: bool) -> str:
     middle = "".join(f'<div class="outside"><span class="label">{_e(part["label"])}</span> '
                      # (in words: a compact trump's "10" beside "J♠" read as a ten of spades)
                      f'{_cards(part["cards"], pos.game)}</div>' for part in outside(pos))
-    turn = "anticlockwise ↺" if TURN[pos.game] == "anticlockwise" else "clockwise ↻"
+    turn = "anticlockwise ↺" if pos.rules.facts.turn == "anticlockwise" else "clockwise ↻"
     out.append(f'<div class="middle">{middle}<div class="turn">play goes {turn}</div></div>')
     out.append("</div>")
     return "".join(out)
@@ -565,7 +562,7 @@ def _board(number: int, deals: list[Played], viewer: str, contract_tables=None) 
                and d.position.contract.raw == first.contract.raw for d in deals)
     tables = f"{len(deals)} tables" if len(deals) > 1 else "1 table"
     out = [f'<section class="board" id="board-{number}"><h3>{label} '
-           f'<span class="sub">{_e(GAME_NAMES[first.game])} · {tables}</span></h3>']
+           f'<span class="sub">{_e(game_name(first.game))} · {tables}</span></h3>']
     if same:
         # one deal, the same contract at every table: its hands once (a seat's name differs
         # from table to table, so the seats are named by number)
@@ -599,7 +596,7 @@ def _players(deals: list[Played]) -> str:
     for (game, kind), totals in player_totals(deals).items():
         unit = ("goals (1: a goal made or not)" if kind == "goals"
                 else "; ".join(meanings[(game, kind)]))
-        out.append(f'<h3>{_e(GAME_NAMES[game])} <span class="sub">values: {_e(unit)}</span></h3>')
+        out.append(f'<h3>{_e(game_name(game))} <span class="sub">values: {_e(unit)}</span></h3>')
         out.append('<div class="scroll"><table class="players" data-game="' + _e(game)
                    + '" data-kind="' + kind + '"><thead><tr><th>player</th><th>deals</th>'
                    '<th>cards</th><th>given away</th><th>per deal</th><th>proven mistakes</th>'
@@ -711,7 +708,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
     cards = sum(len(d.result["plays"]) for d in deals)
     judged = sum(1 for d in deals for p in d.result["plays"]
                  if verdict(p).judged)
-    meta = (f'{len(deals)} deals analysed ({", ".join(GAME_NAMES[g] for g in games)}), '
+    meta = (f'{len(deals)} deals analysed ({", ".join(game_name(g) for g in games)}), '
             f'{len(groups)} boards; {cards} cards, {judged} with a verdict (the rest not '
             f'judged in the time: {limit} deals stopped by the limit)'
             + (f'; {len(session.failed)} not analysed' if session.failed else "")

@@ -17,6 +17,7 @@ from typing import Any, BinaryIO
 from atout.contract_table import contracts_of, verdict_in
 from atout.dealt import dealt
 from atout.errors import PositionError
+from atout.games import GAME
 from atout.jsonl import MAX_LINE_BYTES, decode_json, result_position, split_lines
 from atout.position import Position
 from atout.printable import printable
@@ -25,7 +26,7 @@ from atout.present.table_text import contract_name, grid, legend, par_text, verd
 __all__ = ["Tables", "read_tables", "board_table", "deal_verdict"]
 
 #: the contracts a cell of each game's table may name ("garde" stands for the prise)
-_CONTRACTS = {game: set(contracts_of(game)) for game in ("fr3", "fr4", "fr5", "priest5", "at4")}
+_CONTRACTS = {game: set(contracts_of(game)) for game in GAME}
 
 
 @dataclass
@@ -194,7 +195,7 @@ def _e(text: Any) -> str:
 def _as_read(table: dict, position: Position) -> dict:
     """The table with what the page needs to read it: an Austrian table written before
     tables said their counting counts in the deal's."""
-    if table.get("game") == "at4" and "counting" not in table:
+    if position.rules.facts.countings and "counting" not in table:
         return dict(table, counting=position.contract.counting)
     return table
 
