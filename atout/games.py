@@ -224,6 +224,8 @@ class Game:
     largest_poignee_only: bool = False
     #: a hand whose only trump is the petit makes the deal void (French Tarot)
     petit_sec_void: bool = False
+    #: the taker of a prise or garde takes the dog and puts an écart aside (French Tarot)
+    ecart: bool = False
     #: the contract names a dealer, and the seat after it leads (priest5)
     has_dealer: bool = False
     #: card points are counted in halves (French Tarot: ``Rules.points`` in half points)
@@ -245,7 +247,7 @@ def _french_game(name: str, seats: int, hand_size: int, dog: int, **facts) -> Ga
                 turn="anticlockwise", bids=FR_BIDS, objectives=(), countings=(),
                 table_contracts=FR_BIDS, ranks=FR_BIDS[1:], columns=FR_BIDS[1:],
                 par_by_seat=False, roles=("taker", "defender"), petit_sec_void=True,
-                point_unit=2, counts_bouts=True,
+                point_unit=2, counts_bouts=True, ecart=True,
                 link_places=seats + 1, deck=FULL_DECK, **facts)
 
 

@@ -23,6 +23,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/contract-table[/stream|/stop]   the deal's contract table (server/table_http.py)
     POST /api/draft     a deal being entered, checked by the rules (server/draft_http.py)
     POST /api/import    a TarotClub deal file's deals as positions (server/draft_http.py)
+    GET  /api/games     every game's facts and words (atout/present/view.py games()): what
+                        the viewer's page reads of the games instead of copies; open
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining or while no search
                         process runs); open without a token
@@ -68,7 +70,7 @@ from atout import options
 from atout.dealt import is_deal, parse_deal
 from atout.errors import PositionError
 from atout.present import picture
-from atout.present.view import table
+from atout.present.view import games as all_games, table
 from atout.proto import convert
 from atout.proto.v1 import solver_pb2 as pb
 from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, check as check_advice
@@ -130,6 +132,7 @@ class HttpApi:
         self.app = Logged(Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
+            Route("/api/games", self.games, methods=["GET"]),
             Route("/api/deals", self.list_deals, methods=["GET"]),
             Route("/api/health", self.health, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
@@ -174,6 +177,11 @@ class HttpApi:
         if self.draining or (self.pool is not None and not self.pool.ready):
             return Json({"status": "not_serving"}, 503, headers={"Cache-Control": "no-store"})
         return Json({"status": "serving"}, headers={"Cache-Control": "no-store"})
+
+    async def games(self, request: Request) -> Response:
+        """The games' facts and words, the same for every client: open without a token,
+        as the page's own files are."""
+        return Json({"games": all_games()}, headers={"Cache-Control": "no-cache"})
 
     async def list_deals(self, request: Request) -> Response:
         if not self.token_ok(request):

@@ -17,13 +17,13 @@ own words are :mod:`.words`'.
 
 from __future__ import annotations
 
-from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token
+from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token, tokens
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
 from atout.games import (AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, AUSTRIAN, EXCUSE_FRENCH,
                          EXCUSE_NARR, FRENCH, GAME, PRIESTERTAROCK, bird_trick, rules_for)
 from atout.position import Position
 
-from .words import card_text, contract_words, standard_points, words_of
+from .words import card_text, contract_column, contract_words, standard_points, words_of
 
 #: suits as a player lays them out: colours alternate (♠ ♥ ♣ ♦)
 SUIT_ORDER = (0, 1, 3, 2)
@@ -296,6 +296,33 @@ def seat_view(position: Position, seat: int, shown: dict) -> dict:
         # the face-down écart, dog or talon must not show through the camps' points
         view["won"] = won_so_far(position, seen)
     return view
+
+
+def games() -> list[dict]:
+    """Every game's facts and words, as the viewer's page reads them (``GET /api/games``):
+    the rules' record (:class:`atout.games.Game`), whether its values are signed gains and
+    losses, and its words (:class:`.words.GameWords`) with each contract, announcement and
+    column named as players write them — so that the page copies none of them."""
+    out = []
+    for name, g in GAME.items():
+        w = words_of(name)
+        named = dict.fromkeys(g.bids + g.objectives + g.table_contracts + g.columns)
+        out.append({
+            "name": name, "family": g.family, "seats": g.seats, "hand_size": g.hand_size,
+            "outside": g.outside, "outside_field": g.outside_field, "turn": g.turn,
+            "bids": list(g.bids), "objectives": list(g.objectives),
+            "countings": list(g.countings), "table_contracts": list(g.table_contracts),
+            "ranks": list(g.ranks), "columns": list(g.columns), "roles": list(g.roles),
+            "taker_calls": g.taker_calls, "has_dealer": g.has_dealer, "ecart": g.ecart,
+            "link_places": g.link_places, "pack": tokens(g.deck),
+            "signed": _READINGS[g.family].signed,
+            "words": {"name": w.name, "excuse": w.excuse, "trump": w.trump,
+                      "camps": list(w.camps), "outside": w.outside,
+                      "countings": dict(w.countings), "table_value": dict(w.table_value),
+                      "contracts": {n: contract_words(n) for n in named},
+                      "columns": {n: contract_column(n) for n in g.columns}},
+        })
+    return out
 
 
 def table(position: Position, seat: int | None = None) -> dict:

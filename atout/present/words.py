@@ -4,7 +4,8 @@ points, a verdict.
 Each game's words — its name, what its Excuse is called, a trump's word, its camps, the
 cards outside the hands — are its :class:`GameWords`, one table (:data:`WORDS`) beside
 the rules' records (:data:`atout.games.GAME`); the viewer's page reads the same table from
-the server (``GET /api/games``, :func:`games_json`), so nothing here is written twice.
+the server (``GET /api/games``, :func:`atout.present.view.games`), so nothing here is
+written twice.
 The terminal (``atout show``, ``solve --text``, ``analyze``), the report, the picture and
 the viewer's table (:mod:`.view`) all write through this module, so that a card reads the
 same everywhere: ``K♠`` (``KS`` in ASCII), ``21 atout``, ``Excuse`` in a sentence, ``T21``
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from atout.cards import Card, token, tokens
+from atout.cards import Card, token
 from atout.games import GAME, game_of
 from atout.verdict import Verdict, VerdictKind
 
@@ -143,31 +144,6 @@ def contract_column(name: str | None, ascii: bool = False) -> str:
     if name is None:
         return "pass"
     return "Prise/garde" if name == "garde" else contract_words(name, ascii)
-
-
-def games_json() -> list[dict]:
-    """Every game's facts and words, as the viewer's page reads them (``GET /api/games``):
-    the rules' record (:class:`atout.games.Game`) and the words (:class:`GameWords`) with
-    each contract, announcement and column named as players write them."""
-    out = []
-    for name, g in GAME.items():
-        w = WORDS[name]
-        named = dict.fromkeys(g.bids + g.objectives + g.table_contracts + g.columns)
-        out.append({
-            "name": name, "family": g.family, "seats": g.seats, "hand_size": g.hand_size,
-            "outside": g.outside, "outside_field": g.outside_field, "turn": g.turn,
-            "bids": list(g.bids), "objectives": list(g.objectives),
-            "countings": list(g.countings), "table_contracts": list(g.table_contracts),
-            "ranks": list(g.ranks), "columns": list(g.columns), "roles": list(g.roles),
-            "taker_calls": g.taker_calls, "has_dealer": g.has_dealer,
-            "link_places": g.link_places, "pack": tokens(g.deck),
-            "words": {"name": w.name, "excuse": w.excuse, "trump": w.trump,
-                      "camps": list(w.camps), "outside": w.outside,
-                      "countings": dict(w.countings), "table_value": dict(w.table_value),
-                      "contracts": {n: contract_words(n) for n in named},
-                      "columns": {n: contract_column(n) for n in g.columns}},
-        })
-    return out
 
 
 def verdict_mark(verdict: Verdict, ascii: bool = False) -> str:
