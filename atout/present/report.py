@@ -49,7 +49,7 @@ from .link import make_link
 from .report_tables import board_table, deal_verdict
 from .view import (SUIT_ORDER, binary_value, contract_text, outside, result, roles, sort_key,
                    value_meaning)
-from .words import SYMBOLS, card_text, game_name, standard_points, verdict_mark, verdict_words
+from .words import SYMBOLS, card_text, game_name, standard_points
 
 __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "page",
            "viewer_link", "DEFAULT_VIEWER"]
@@ -304,7 +304,7 @@ def player_totals(deals: list[Played]) -> dict[tuple[str, str], list[PlayerTotal
             t.mistakes += row["mistakes"]
             t.decisive += sum(1 for p in d.result["plays"]
                               if p["seat"] == row["seat"]
-                              and verdict(p).kind is VerdictKind.DECISIVE)
+                              and verdict(p).decisive)
     return {key: sorted(players.values(), key=lambda t: (t.given / t.deals, t.name))
             for key, players in sorted(groups.items())}
 
@@ -418,11 +418,11 @@ def _value(v, bounds) -> str:
 def _cost(play: dict) -> str:
     """A card's verdict in a few characters: "·" one of the best, "12" a mistake costing
     12, "≥12" a mistake of at least 12, "?" not judged."""
-    return verdict_mark(verdict(play))
+    return verdict(play).mark()
 
 
 def _verdict_title(play: dict) -> str:
-    return verdict_words(verdict(play))
+    return verdict(play).words()
 
 
 def _link(url: str | None, text: str = "view") -> str:
@@ -494,9 +494,7 @@ def _play_table(d: Played) -> str:
             mark, cls, title = "", "", "taken as given (before the analysis)"
             if p is not None:
                 mark = _cost(p)
-                kind = verdict(p).kind
-                cls = {VerdictKind.BEST: "best", VerdictKind.NOT_JUDGED: "open"}.get(kind, "mistake")
-                cls += " decisive" if kind is VerdictKind.DECISIVE else ""
+                cls = verdict(p).style
                 title = _verdict_title(p)
             cls += " lead" if k == 0 else ""
             cls += " won" if seat == winner else ""
@@ -534,12 +532,13 @@ def _deal(d: Played, viewer: str, contract_tables=None) -> str:
         why = "Ctrl-C" if r["stopped_by"] == "cancel" else "the time limit"
         out.append(f'<p class="note">{_e(why)} left {open_} of {len(r["plays"])} cards not '
                    f'judged (?); every verdict shown is proven.</p>')
-    decisive = [p for p in r["plays"] if verdict(p).kind is VerdictKind.DECISIVE]
+    decisive = [p for p in r["plays"] if verdict(p).decisive]
     if decisive:
         out.append('<h5>Decisive cards</h5><ul class="decisive">'
                    + "".join(_play_line(d, p, viewer) for p in decisive) + "</ul>")
     # a decisive card is said once, above: the dearest mistakes are the others
-    mistakes = sorted((p for p in r["plays"] if verdict(p).kind is VerdictKind.MISTAKE),
+    mistakes = sorted((p for p in r["plays"]
+                       if verdict(p).is_mistake and not verdict(p).decisive),
                       key=lambda p: (-proven_cost(p), p["index"]))[:DEAREST]
     if mistakes:
         heading = "Other proven mistakes, dearest first" if decisive else "Dearest proven mistakes"

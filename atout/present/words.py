@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from atout.cards import Card, token
 from atout.games import GAME, game_of
-from atout.verdict import Verdict, VerdictKind
+from atout.verdict import Verdict
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -147,23 +147,11 @@ def contract_column(name: str | None, ascii: bool = False) -> str:
 
 
 def verdict_mark(verdict: Verdict, ascii: bool = False) -> str:
-    """In a few characters: ``·`` one of the best cards, ``12`` a mistake costing 12,
-    ``≥12`` a mistake of at least 12 (proven), ``?`` not judged."""
-    if verdict.kind is VerdictKind.BEST:
-        return "." if ascii else "·"
-    if not verdict.exact and verdict.low == 0:      # not judged (nor proven a mistake)
-        return "?"
-    return str(verdict.low) if verdict.exact else f"{'>=' if ascii else '≥'}{verdict.low}"
+    """A verdict as it writes itself in a few characters (:meth:`Verdict.mark`: ``·``,
+    ``12``, ``≥12``, ``?``); kept for the callers of this module."""
+    return verdict.mark(ascii)
 
 
 def verdict_words(verdict: Verdict) -> str:
-    """In words: "one of the best cards", "a mistake costing 12", "a mistake of at
-    least 12 (proven)", "not judged: its cost lies between 0 and 30"; "; decisive"."""
-    if verdict.kind is VerdictKind.BEST:
-        return "one of the best cards"
-    if not verdict.exact and verdict.low == 0:
-        return (f"not judged: its cost lies between 0 and {verdict.high}"
-                + ("; decisive" if verdict.kind is VerdictKind.DECISIVE else ""))
-    text = (f"a mistake costing {verdict.low}" if verdict.exact
-            else f"a mistake of at least {verdict.low} (proven)")
-    return text + ("; decisive" if verdict.kind is VerdictKind.DECISIVE else "")
+    """A verdict in words (:meth:`Verdict.words`); kept for the callers of this module."""
+    return verdict.words()

@@ -11,14 +11,15 @@ import { hasContract, madeWord, madeSentence } from "./position.js";
 import { emit } from "./events.js";
 
 // Each card's verdict is the analysis' own (p.verdict: {kind, low, high}, atout/verdict.py),
-// read here, not worked out again, and written as every tool writes it: "12" a mistake
-// costing 12, "≥12" one of at least 12 (proven), "0 … 30" not judged (its cost's range).
+// read here, not worked out again, and written as the type writes itself (Verdict.mark with
+// its range, as the terminal's table): "12" a mistake costing 12, "≥12" one of at least 12
+// (proven), "0…30" not judged (its cost's range).
 // what a card of the analysis is proven to have cost: exact, else its range's low end
 export const provenCost = (p) => p.verdict.low;
 const costText = (p) => {
   const v = p.verdict;
   if (v.low === v.high) return String(v.low);
-  return v.low > 0 ? "≥" + v.low : v.low + " … " + v.high;
+  return v.low > 0 ? "≥" + v.low : v.low + "…" + v.high;
 };
 // (neither: a review stopped or ended after its start, before the first verdict came)
 const valueOrRange = (v, bounds) => (v !== null && v !== undefined ? valueText(v)
