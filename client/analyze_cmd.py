@@ -14,7 +14,6 @@ import sys
 from atout.verdict import Verdict
 
 #: seconds per deal unless --time-limit says otherwise
-DEFAULT_TIME_LIMIT = 60.0
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
@@ -32,9 +31,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
                        help="take the first N played cards as given; analyse from card N")
     where.add_argument("--last-tricks", type=positive_int, metavar="K",
                        help="analyse only the last K tricks of the deal")
-    add_time_limit_option(p, f"seconds for each deal (default {DEFAULT_TIME_LIMIT:g}): every card "
+    add_time_limit_option(p, f"seconds for each deal (default {options.ANALYSIS_TIME_LIMIT:g}): every card "
                              "is judged, exactly where solved in time, else by proven bounds")
-    p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
+    p.set_defaults(time_limit=options.ANALYSIS_TIME_LIMIT)
     add_tt_mb_option(p)
     add_threads_option(p)
     sd = p.add_argument_group("single dummy", "each card judged also from its player's view: "

@@ -30,7 +30,8 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                         process runs); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
 
-Every search has a time limit (``time_limit``, default 10 s, at most ``max_time_limit``).
+Every search has a time limit (``time_limit``, default :data:`atout.options.SEARCH_TIME_LIMIT`,
+10 s; at most ``max_time_limit``).
 It is stopped when the client goes away (the connection closes) or when a newer request
 of the same client with the same ``slot`` arrives (the older one is answered 409): the
 pool tells the worker to stop, as for a cancelled gRPC call.  Slots and review sessions
@@ -97,8 +98,6 @@ log = logging.getLogger("atout.server")
 async def _now(answer):
     """An answer worked out at once (no search), as the awaitable answer_json wants."""
     return answer
-
-DEFAULT_TIME_LIMIT = 10.0
 
 
 class HttpApi:
@@ -398,7 +397,7 @@ class HttpApi:
     def time_limit_of(self, obj: dict) -> float:
         """Every search has one: the request's (at most the server's maximum: more is
         lowered to it), or the default."""
-        asked = request_option(obj, "time_limit", DEFAULT_TIME_LIMIT, options.time_limit)
+        asked = request_option(obj, "time_limit", options.SEARCH_TIME_LIMIT, options.time_limit)
         return min(asked, self.max_time_limit)
 
     # -- one search on the pool -----------------------------------------------------------

@@ -50,7 +50,7 @@ from .race import AGAIN, DEFAULT_CONFIDENCE, WAIT, Draws, Race
 __all__ = ["Advice", "Draws", "advise", "check", "draw", "made", "solve_cards", "put_together",
            "start", "default_workers", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE"]
 
-DEFAULT_SAMPLES = 100
+DEFAULT_SAMPLES = options.ADVICE_SAMPLES
 MAX_SAMPLES = options.MAX_SAMPLES
 
 
