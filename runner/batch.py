@@ -44,6 +44,8 @@ from atout.errors import PositionError
 from atout.jsonl import MAX_LINE_BYTES, split_lines
 from atout.position import check_id
 
+from .process import JobKind
+
 __all__ = ["solve_all", "analyze_all", "table_all", "BatchReport", "BatchError"]
 
 
@@ -438,19 +440,20 @@ JOBS = __name__
 
 
 #: what a batch does with each line: solve it as a puzzle, analyse it as a played deal, or
-#: work out its deal's contract table
-SOLVE, ANALYZE, TABLE = "solve", "analyze", "table"
+#: work out its deal's contract table (the kinds of job a search process runs, the server's
+#: as well: atout.runner.process.JobKind)
+SOLVE, ANALYZE, TABLE = JobKind.SOLVE, JobKind.ANALYZE, JobKind.TABLE
 _WHAT = {SOLVE: "a solve's result", ANALYZE: "an analysis (atout batch --analyze)",
          TABLE: "a contract table (atout batch --table)"}
 
 
-def _work(kind: str):
+def _work(kind: JobKind | str):
     """The function that does one line of ``kind`` (looked up at each call: a test may
     replace it)."""
-    return {SOLVE: solve_line, ANALYZE: analyze_line, TABLE: table_line}[kind]
+    return {SOLVE: solve_line, ANALYZE: analyze_line, TABLE: table_line}[JobKind(kind)]
 
 
-def run_job(kind: str, job, payload, opts: dict, cancel) -> tuple:
+def run_job(kind: JobKind | str, job, payload, opts: dict, cancel) -> tuple:
     """A search process's work (see :mod:`atout.runner.process`): one puzzle (``kind``
     "solve") or played deal ("analyze"), ``payload`` being (raw line, line number,
     oversize)."""

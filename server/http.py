@@ -52,7 +52,7 @@ This module holds the routes and the searches they run on the pool (slots, the s
 search whose client went away, draining); beside it, one job each: :mod:`.http_io`
 (reading a request, the JSON answer and its errors), :mod:`.clients` (who a request comes
 from, its slot), :mod:`.http_log` (the log line), :mod:`.static_files` (the viewer's
-files), :mod:`.review_http` (the review's stream), :mod:`.table_http` (the contract
+files), :mod:`.analysis_http` (the analysis told as it goes), :mod:`.table_http` (the contract
 table) and :mod:`.deal_file` (the deals `atout view` opens).
 """
 
@@ -72,8 +72,7 @@ from atout.dealt import is_deal, parse_deal
 from atout.errors import PositionError
 from atout.present import picture
 from atout.present.view import games as all_games, table
-from atout.proto import convert
-from atout.proto.v1 import solver_pb2 as pb
+from atout.runner.process import JobKind
 from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, check as check_advice
 
 from .advice import AdviceFailed, advise_on_pool
@@ -86,7 +85,7 @@ from .http_log import Logged
 from .limits import Busy, Limits, PeerCalls
 from .logs import label
 from .pool import SearchPool, WorkerDied
-from .review_http import Reviews, analyze_stream
+from .analysis_http import Analyses, analyze_stream
 from .security import bearer_ok
 from .static_files import file_answer, static_files
 from .table_http import contract_table, contract_table_stop, contract_table_stream
@@ -124,8 +123,8 @@ class HttpApi:
         self.slots: dict[tuple[str, str], asyncio.Future] = {}
         self.running: set[asyncio.Task] = set()
         self.draining = False
-        #: the finished reviews and who each session belongs to (review_http.py)
-        self.reviews = Reviews()
+        #: the finished analyses and who each session belongs to (analysis_http.py)
+        self.analyses = Analyses()
         #: how to stop the contract table streamed in a slot, keeping what it proved
         self.table_stops: dict[tuple[str, str], dict] = {}
         self.app = Logged(Starlette(routes=[
@@ -306,11 +305,10 @@ class HttpApi:
             node_limit = request_option(obj, "node_limit", None, options.node_limit)
             settings = {"all_cards": all_cards, "time_limit": time_limit,
                         "node_limit": node_limit, "tt_mb": self.tt_mb}
-            answer = await self.search_on_pool(request, slot_of(obj, request), "solve", raw, settings)
-            result = convert.solve_result(pb.SolveResult.FromString(answer.result)).to_json()
+            answer = await self.search_on_pool(request, slot_of(obj, request), JobKind.SOLVE,
+                                               raw, settings)
+            result = dict(answer.result)        # the result line as `atout solve` writes it
             if answer.status == "limit":
-                result["stopped_by"] = ("nodes" if node_limit and answer.nodes >= node_limit
-                                        else "time")
                 result["time_limit"] = time_limit
             return result
         return await self.answer_json(request, work)
@@ -322,8 +320,9 @@ class HttpApi:
             time_limit = self.time_limit_of(obj)
             start = request_option(obj, "start", 0, options.start, len(pos.played))
             settings = {"start": start, "time_limit": time_limit, "tt_mb": self.tt_mb}
-            answer = await self.search_on_pool(request, slot_of(obj, request), "analyze", raw, settings)
-            report = convert.analysis_object(pb.Analysis.FromString(answer.result))
+            answer = await self.search_on_pool(request, slot_of(obj, request), JobKind.ANALYZE,
+                                               raw, settings)
+            report = dict(answer.result)        # the report as `atout analyze --json` writes it
             report["status"] = answer.status
             report["start"] = start
             if answer.status == "limit":

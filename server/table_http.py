@@ -31,6 +31,7 @@ from atout import options
 from atout.contract_table import table_spec
 from atout.dealt import dealt, is_deal, parse_deal
 from atout.errors import PositionError
+from atout.runner.process import JobKind
 
 from .clients import slot_of
 from .http_io import NDJSON, check_keys, invalid, line, position_of, request_option
@@ -121,7 +122,7 @@ async def _lines(api, raw: dict, settings: dict, slot, peer):
 
     from .pool import WorkerDied
     stopper: dict = {}
-    search, messages = api.pool.stream("table", raw, settings, stopper=stopper)
+    search, messages = api.pool.stream(JobKind.TABLE, raw, settings, stopper=stopper)
     if slot is not None:
         api.table_stops[slot] = stopper
     try:
