@@ -75,6 +75,7 @@ _TABLE_ONLY = {"contracts": "--contract", "values": "--values"}
 
 
 def run(args) -> int:
+    from atout import options
     from atout.runner.batch import BatchError, analyze_all, solve_all, table_all
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
