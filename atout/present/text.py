@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from atout.cards import EXCUSE, Card, is_trump, suit, token
-from atout.games import AUSTRIAN, EXCUSE_FRENCH, FRENCH, PRIESTERTAROCK, game_of
+from atout.games import AUSTRIAN, EXCUSE_FRENCH, FRENCH, PRIESTERTAROCK
 from atout.printable import printable
 
 from . import view
@@ -81,7 +81,6 @@ def _label(ident, ascii: bool) -> str:
 def describe_position(pos, ascii: bool = False) -> str:
     """The position as a player reads it: contract, hands by seat with roles, what lies
     outside the hands, the tricks so far with their winners, and the points won."""
-    con = pos.contract
     role = roles(pos)
     lines = [f"{_label(pos.id, ascii)}: {contract_text(pos, ascii)}"]
     width = max(len(r) for r in role)

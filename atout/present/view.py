@@ -154,7 +154,6 @@ def result(position: Position) -> dict | None:
     with its role and score (Trischaken: its points)."""
     if not position.is_finished():
         return None
-    c = position.contract
     out = position.outcome()
     role = roles(position)
     details = []
