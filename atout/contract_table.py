@@ -51,7 +51,7 @@ from .games import (AT4_COLOUR, AT4_NEGATIVE_TRICKS, AT4_ORDER, AT4_RUFER, AT4_S
 from .position import Position, parse_position
 
 __all__ = ["TableCell", "TableSpec", "Missing", "table_spec", "contracts_of", "CellResult",
-           "cell_json", "table_json", "verdict_in", "AT4_ORDER", "rank_of"]
+           "cell_json", "table_json", "played_in", "AT4_ORDER", "rank_of"]
 
 #: at4 games asked of every seat (the solo games, then the negative ones); the
 #: announcements each may add
@@ -598,8 +598,8 @@ def _same_cell(position: Position, cell: dict) -> bool:
     return cell.get("called") == (token(con.called) if con.called is not None else None)
 
 
-def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
-    """The contract played as the table sees it: its cell's verdict, and the contracts
+def played_contract(spec: TableSpec, results: list[CellResult]) -> dict | None:
+    """The contract played as the table sees it: whether its cell is made, and the contracts
     that outbid it that some seat makes (``higher``, the bidding's missed chances); None
     in Trischaken, and for a deal as dealt (no contract played)."""
     d = spec.dealt
@@ -624,7 +624,7 @@ def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
     return out
 
 
-def verdict_in(table: dict, position: Position) -> dict | None:
+def played_in(table: dict, position: Position) -> dict | None:
     """The verdict a table (its JSON) gives on the contract ``position`` plays — the
     ``played`` object, for a deal of the same board as the table's: its declarer's cell of
     that contract (``made``, ``bounds``, and ``ecart``: whether that cell's écart is the one
@@ -673,7 +673,7 @@ def table_json(spec: TableSpec, results: list[CellResult], ident: Any = None) ->
     if spec.missing:
         out["missing"] = [m.to_json() for m in spec.missing]
     out["par"] = par(spec, results)
-    out["played"] = played_verdict(spec, results)
+    out["played"] = played_contract(spec, results)
     if d.notes:
         out["notes"] = list(d.notes)
     return out

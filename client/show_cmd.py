@@ -211,14 +211,14 @@ def run(args) -> int:
 
 def _write_svg(args, obj, pos, link, n: int, many: bool) -> None:
     from atout.present import picture
-    from atout.present.view import table
+    from atout.present.view import shown
 
     from .cli import UsageError
 
     seat = link["seat"] if link is not None else None
-    shown = table(pos, seat)
+    view = shown(pos, seat)
     values = _values(obj, args.time_limit) if args.values and seat is None else None
-    text = picture.svg(shown, values)
+    text = picture.svg(view, values)
     if args.svg == "-":
         sys.stdout.write(text)
         return

@@ -15,8 +15,9 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
                         "finished"} ("deal": true for a deal as dealt), or {"ok": false,
                         "field", "reason"} for a refused position
-    POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
-                        with "seat", as that seat sees the table
+    POST /api/view      {"position": {...}, "seat": 2}  -> what the viewer draws (view.shown);
+                        with "seat", as that seat sees the table (/api/table: its older
+                        name, kept)
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
                         -> {"svg", "name"}: the table as an SVG picture (atout/present/picture.py);
                         real_played (the deal's cards as really played) marks a what-if
@@ -71,7 +72,7 @@ from atout import options
 from atout.dealt import is_deal, parse_deal
 from atout.errors import PositionError
 from atout.present import picture
-from atout.present.view import games as all_games, table
+from atout.present.view import games as all_games, shown
 from atout.runner.process import JobKind
 from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, check as check_advice
 
@@ -138,7 +139,10 @@ class HttpApi:
             Route("/api/analyze/stream", self.analyze_stream, methods=["POST"]),
             Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
-            Route("/api/table", self.table, methods=["POST"]),
+            Route("/api/view", self.view, methods=["POST"]),
+            # the older name of /api/view, kept for the clients that use it ("table" is the
+            # contract table's word: /api/contract-table)
+            Route("/api/table", self.view, methods=["POST"]),
             # the contract table (atout table): server/table_http.py
             Route("/api/contract-table", self.contract_table, methods=["POST"]),
             Route("/api/contract-table/stream", self.contract_table_stream, methods=["POST"]),
@@ -253,12 +257,12 @@ class HttpApi:
                     "finished": pos.is_finished()}
         return await self.answer_json(request, work)
 
-    async def table(self, request: Request) -> Response:
+    async def view(self, request: Request) -> Response:
         async def work(request, obj):
             check_keys(obj, ("position", "seat"))
             _, pos = position_of(obj)
             seat = request_option(obj, "seat", None, options.seat, pos.seats)
-            return table(pos, seat)
+            return shown(pos, seat)
         return await self.answer_json(request, work)
 
     async def draft(self, request: Request) -> Response:
@@ -281,9 +285,9 @@ class HttpApi:
             check_keys(obj, ("position", "seat", "values", "real_played"))
             _, pos = position_of(obj)
             seat = request_option(obj, "seat", None, options.seat, pos.seats)
-            shown = table(pos, seat)
+            view = shown(pos, seat)
             try:
-                values = picture.check_values(obj.get("values"), shown)
+                values = picture.check_values(obj.get("values"), view)
             except ValueError as e:
                 raise invalid("values", str(e)) from None
             what_if = None
@@ -292,8 +296,8 @@ class HttpApi:
                     what_if = picture.what_if(pos, obj["real_played"], seat)
                 except ValueError as e:
                     raise invalid("real_played", str(e)) from None
-            return {"svg": picture.svg(shown, values, what_if=what_if),
-                    "name": picture.file_name(shown) + ("-what-if" if what_if else "")}
+            return {"svg": picture.svg(view, values, what_if=what_if),
+                    "name": picture.file_name(view) + ("-what-if" if what_if else "")}
         return await self.answer_json(request, work)
 
     async def solve(self, request: Request) -> Response:

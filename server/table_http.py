@@ -15,7 +15,7 @@
                                      the table as proven, as Ctrl-C ends `atout table` ->
                                      {"stopped": true}, or false when none runs there
 
-(``/api/table`` is what the viewer draws of a position.)  The table gets ``time_limit``
+(``/api/view`` is what the viewer draws of a position: its card table.)  The table gets ``time_limit``
 seconds (default :data:`atout.options.TABLE_TIME_LIMIT`, 120; at most the server's
 ``--max-time-limit``) on one search process,
 lent the idle ones' cores; the stream's first line is every cell in the table's order.

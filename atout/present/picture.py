@@ -145,7 +145,7 @@ def _seat_box(table: dict, seat: int, costs: dict):
 
 def svg(table: dict, values: dict | None = None, title: str | None = None,
         what_if: dict | None = None) -> str:
-    """The SVG picture of a viewer table (:func:`atout.present.view.table`); ``values``: the
+    """The SVG picture of a viewer table (:func:`atout.present.view.shown`); ``values``: the
     position's double-dummy result (``status``, ``value``, ``cards``, ``bounds``) to show
     its value and each legal card's value and cost (left out from one seat's view, which
     cannot know them); ``title``: a first line (default: the deal's id); ``what_if``: where

@@ -18,7 +18,7 @@ from a mail or a USB stick) that reads on a phone.  It shows:
 - per board — the deals with the same ``board`` label, else with the same hands (a
   duplicate session's tables) — the hands in the game's seating, with ``--tables`` the
   board's contract table and par (:mod:`atout.present.report_tables`), then each table's play side
-  by side (with ``--tables`` the bidding verdict for its contract): players, contract and
+  by side (with ``--tables`` what the table says of its contract): players, contract and
   result, the double-dummy verdict from the first card
   (made / down / open), the decisive cards and the dearest proven mistakes with who made
   them, each seat's total, and the play trick by trick with every card's verdict;
@@ -44,7 +44,7 @@ from atout.errors import PositionError
 from atout.position import PEOPLE_FIELDS, Position
 
 from .link import make_link
-from .report_tables import board_table, deal_verdict
+from .report_tables import board_table, deal_played
 # the session read and what it proves (their names are this module's too, as they were)
 from .session import DeadLine, Played, ReportError, Session, read_analyses
 from .totals import (PlayerTotal, boards, given_away, is_mistake, player_totals,  # noqa: F401
@@ -256,7 +256,7 @@ def _deal(d: Played, viewer: str, contract_tables=None) -> str:
            f'<h4>{" · ".join(where)}</h4>',
            f'<p class="contract">{_e(contract_text(pos))}</p>',
            f'<p>{outcome}<br>{_made_words(d)}</p>',
-           deal_verdict(pos, contract_tables, pos.players)]
+           deal_played(pos, contract_tables, pos.players)]
     if r.get("stopped_by"):
         open_ = sum(1 for p in r["plays"] if not verdict(p).judged)
         why = "Ctrl-C" if r["stopped_by"] == "cancel" else "the time limit"
@@ -429,7 +429,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
     named in the header by its name alone (a page is mailed: the folders it was made in
     are nobody's business); ``tables``: the contract tables of the deals
     (:func:`atout.present.report_tables.read_tables`), each board's shown under its hands and each
-    table's bidding verdict beside its play."""
+    table's word on the contract played beside its play."""
     deals = session.deals
     groups = boards(deals)
     games = sorted({d.position.game for d in deals})

@@ -1,4 +1,4 @@
-"""A contract table in words (``atout table --text``) and the bidding verdict sentence
+"""A contract table in words (``atout table --text``) and the sentence on the contract played
 that ``atout report`` prints beside a board's play.
 
 The grid has a row per declarer (and, where a cell is asked per card called or per
@@ -18,7 +18,7 @@ from atout.printable import printable
 from .words import (WORDS, card_text, contract_column, contract_words, plain, standard_points,
                     words_of)
 
-__all__ = ["describe_table", "grid", "cell_text", "contract_name", "verdict_text", "par_text",
+__all__ = ["describe_table", "grid", "cell_text", "contract_name", "played_text", "par_text",
            "legend", "value_text", "seat_name"]
 
 #: how many cells a sentence names before "and N more"
@@ -192,7 +192,7 @@ def describe_table(table: dict, ascii: bool = False) -> str:
         if cell.get("ecart") == "searched":
             lines.append(plain(_ecart_line(cell, ascii), ascii))
     lines.append(plain(par_text(table, ascii), ascii))
-    played = verdict_text(table, ascii)
+    played = played_text(table, ascii)
     if played:
         lines.append(plain(f"the contract played: {played}", ascii))
     for gap in table.get("missing", []):
@@ -286,8 +286,8 @@ def par_text(table: dict, ascii: bool = False, names=None) -> str:
     return text + " so far — not proven" + could
 
 
-def verdict_text(table: dict, ascii: bool = False, names=None) -> str | None:
-    """The bidding verdict for the contract played: ``Garde by seat 1: made with best
+def played_text(table: dict, ascii: bool = False, names=None) -> str | None:
+    """The contract played, as the table sees it: ``Garde by seat 1: made with best
     play; could also have made: Garde sans by seat 3``.  None when the table has none
     (Trischaken)."""
     played = table.get("played")

@@ -1,6 +1,6 @@
 """What the hand viewer shows of a position: the table as a player reads it.
 
-:func:`table` turns a validated :class:`~atout.position.Position` into a plain object:
+:func:`shown` turns a validated :class:`~atout.position.Position` into a plain object:
 every seat's cards still held (sorted as a player sorts them), the seats' roles, the
 contract in words, the cards outside the hands, the trick on the table, the finished
 tricks, the legal cards of the seat to play, and what each camp has won so far (the
@@ -324,12 +324,12 @@ def games() -> list[dict]:
     return out
 
 
-def table(position: Position, seat: int | None = None) -> dict:
-    """The whole view of ``position`` for the page (see the module docstring); with
-    ``seat``, as that seat sees it (:func:`seat_view`)."""
+def shown(position: Position, seat: int | None = None) -> dict:
+    """The whole view of ``position`` for the page (see the module docstring), what
+    ``POST /api/view`` answers; with ``seat``, as that seat sees it (:func:`seat_view`)."""
     key = sort_key(position)
     legal = position.legal_cards()
-    shown = {
+    view = {
         "id": position.id,
         "game": position.game,
         "seats": position.seats,
@@ -356,7 +356,11 @@ def table(position: Position, seat: int | None = None) -> dict:
         "turn": position.rules.facts.turn,
         "scale": chart_scale(position),
     }
-    return shown if seat is None else seat_view(position, seat, shown)
+    return view if seat is None else seat_view(position, seat, view)
+
+
+#: the older name of :func:`shown` (the page's /api/table, now /api/view), kept for its callers
+table = shown
 
 
 

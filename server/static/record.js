@@ -1,6 +1,6 @@
 // A deal entered in the editor, on the table: kept in this browser as a deal of the list
 // ("Entered here"), and while its play is being recorded each card clicked on the table is
-// the real play's next card — only the legal cards are lit (the server's /api/table), each
+// the real play's next card — only the legal cards are lit (the server's /api/view), each
 // trick's winner shown as for any deal — with Undo.  Nothing is lost on a reload.
 import { state, $, plural } from "./state.js";
 import { emit } from "./events.js";

@@ -9,7 +9,7 @@ export const state = {
   line: [],           // the line shown: the real play, or a what-if line
   cursor: 0,          // cards of `line` on the table
   whatIfFrom: null,   // where `line` leaves the real play
-  table: null,        // the /api/table answer for the cursor
+  table: null,        // the /api/view answer for the cursor: the card table drawn
   tables: new Map(),  // key@seat -> table
   solves: new Map(),  // key|limit -> solve result
   solving: null,      // {key, controller, started, timer}

@@ -103,7 +103,7 @@ export async function update() {
   if (!t) {
     const body = { position: positionAt(k) };
     if (seat !== null) body.seat = seat;
-    const r = await post("/api/table", body);
+    const r = await post("/api/view", body);
     if (state.cursor !== k || keyOf(state.line.slice(0, k)) !== key || state.viewSeat !== seat) return;   // moved on
     if (!r.ok) { emit("deal-error", fieldMessage(r.data)); return; }
     t = r.data;

@@ -1,7 +1,7 @@
 // The table: the seats round the trick in the game's direction of play, their hands
 // (face down from another seat's view), the trick, the result at the end, and beside it
 // the tricks played so far, the points won and the cards outside the hands.  Everything
-// drawn comes from /api/table (atout/present/view.py): the rules are the server's.
+// drawn comes from /api/view (atout/present/view.py): the rules are the server's.
 import { state, $, el, plural } from "./state.js";
 import { cardEl, cardName, tokenEl, valueText, signed, meanText, isSigned } from "./cards.js";
 import { currentSolve, currentAdvice, recommendedCards } from "./position.js";

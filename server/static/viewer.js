@@ -1,4 +1,4 @@
-// atout hand viewer: draws what the server's rules engine says (/api/table) and the
+// atout hand viewer: draws what the server's rules engine says (/api/view) and the
 // double-dummy values of the search (/api/solve, /api/analyze), and from one seat's view
 // the advice of /api/advise.  No number is computed here except a card's cost, the
 // difference between its value and the best card's.  One module per job, no build step.
