@@ -23,7 +23,7 @@ decided here once (:attr:`Verdict.judged`).  A new kind touches these files and 
 - atout/verdict.py: the kind, the rule that gives it, how it is written;
 - proto/v1/solver.proto: the message's ``VerdictKind``, and its stubs
   proto/v1/solver_pb2.py and proto/v1/solver_pb2.pyi (``python proto/generate.py``);
-- server/static/review.js: the page's words for it (the page runs no Python);
+- server/static/review-view.js: the page's words for it (the page runs no Python);
 - docs/format.md and README.md: the kinds as users read them.
 """
 

@@ -115,7 +115,7 @@ def test_a_new_kind_touches_only_the_files_verdict_py_lists():
     decisive, is_mistake, tally) — and each file listed is there."""
     root = Path(__file__).resolve().parent.parent
     listed = _listed()
-    assert {"atout/verdict.py", "proto/v1/solver.proto", "server/static/review.js",
+    assert {"atout/verdict.py", "proto/v1/solver.proto", "server/static/review-view.js",
             "docs/format.md"} <= listed
     assert all((root / f).exists() for f in listed), listed
     naming = set()
