@@ -5,7 +5,7 @@
 // field and the reason shown beside it, what is still to enter, and which choices the rules
 // leave for the next step; nothing of the rules is written here.  The draft is kept in this
 // browser (localStorage) at every change, so a reload loses nothing.
-import { state, $, el, plural } from "./state.js";
+import { state, $, el, plural, setEditing } from "./state.js";
 import { post, fieldMessage } from "./api.js";
 import { cardEl, cardName, withCardText } from "./cards.js";
 import { gameName } from "./table.js";
@@ -57,11 +57,11 @@ function tableSubject() {
   const ch = ed.check;
   const deal = $("editor").hidden || !ch ? null : ch.position || ch.deal || null;
   const before = state.editing;
-  state.editing = $("editor").hidden ? null : {
+  setEditing($("editor").hidden ? null : {
     deal,
     note: deal ? "Of the deal being entered" + (ch.position ? ", as bid" : ", as dealt (no contract yet)") + "."
                : "The table of the deal being entered is worked out once every card is placed.",
-  };
+  });
   if (JSON.stringify(before) !== JSON.stringify(state.editing)) emit("editing-changed");
 }
 
