@@ -155,7 +155,9 @@ def test_validate_and_table(client):
     assert r.json()["ok"] is False and r.json()["field"] == "played[0]" and r.json()["reason"]
     for cards in (0, 7, len(deal["played"]) - 1, len(deal["played"])):
         obj = at(deal, cards)
-        table = client.post("/api/table", json={"position": obj}).json()
+        table = client.post("/api/view", json={"position": obj}).json()
+        # /api/table: the older name of /api/view, kept for the clients that use it
+        assert client.post("/api/table", json={"position": obj}).json() == table
         pos = parse_position(obj)
         assert sorted(table["legal"]) == sorted(atout.cards.tokens(pos.legal_cards()))
         assert [sorted(h) for h in table["hands"]] == [sorted(atout.cards.tokens(h))
