@@ -98,7 +98,7 @@ def test_a_whole_fr4_deal_entered_card_by_card(browser, server, tmp_path):
     pg.wait_for_selector("#recording:not([hidden])")
     for k, tok in enumerate(obj["played"]):
         pg.click(f'.seat.to-play .card.legal[data-card="{tok}"]')
-        pg.wait_for_function("n => document.getElementById('table').dataset.shown === String(n)", arg=k + 1)
+        pg.wait_for_function("n => document.getElementById('table').dataset.shown === String(n)", arg=k + 1, polling=100)
     assert "all 72 cards" in pg.inner_text("#recording-text")
     shown = pg.evaluate("state.deal")
     assert parse_position(shown).to_json() | {"id": None} == pos.to_json() | {"id": None}
@@ -130,7 +130,7 @@ def test_a_deal_entered_on_a_phone_by_touch(browser, server, tmp_path):
         pg.tap('#ed-target-bar [data-target="hands[1]"]')
         pg.wait_for_selector(f'.ed-target[data-target="hands[1]"] [data-card="{tok}"]')
     pg.tap("#ed-fill")
-    pg.wait_for_function("() => document.querySelectorAll('#ed-pack .ed-card:not(.placed)').length === 0")
+    pg.wait_for_function("() => document.querySelectorAll('#ed-pack .ed-card:not(.placed)').length === 0", polling=100)
     pg.select_option("#ed-first", "0")
     checked(pg, "contract")
     pg.select_option("#ed-taker", "1")
@@ -145,9 +145,9 @@ def test_a_deal_entered_on_a_phone_by_touch(browser, server, tmp_path):
     pg.wait_for_selector("#recording:not([hidden])")
     for k in range(3):
         pg.tap(".seat.to-play .legal-slot >> nth=0")
-        pg.wait_for_function("n => document.getElementById('table').dataset.shown === String(n)", arg=k + 1)
+        pg.wait_for_function("n => document.getElementById('table').dataset.shown === String(n)", arg=k + 1, polling=100)
     pg.tap("#record-undo")
-    pg.wait_for_function("() => state.real.length === 2")
+    pg.wait_for_function("() => state.real.length === 2", polling=100)
     deal = pg.evaluate("state.deal")
     assert deal["game"] == "fr3" and deal["contract"]["bid"] == "garde_sans" and len(deal["played"]) == 2
     assert {"KS", "T21", "EX"} <= set(deal["hands"][1])
@@ -170,10 +170,10 @@ def test_the_keyboard_alone(browser, server):
     pg.focus("#ed-pack .ed-card[tabindex='0']")
     pg.keyboard.press("ArrowDown")                  # to the hearts
     pg.keyboard.press("Enter")
-    pg.wait_for_function("() => document.querySelectorAll('.ed-target[data-target=\"hands[0]\"] .ed-card').length === 6")
+    pg.wait_for_function("() => document.querySelectorAll('.ed-target[data-target=\"hands[0]\"] .ed-card').length === 6", polling=100)
     pg.focus("#ed-fill")
     pg.keyboard.press("Enter")
-    pg.wait_for_function("() => document.querySelectorAll('#ed-pack .ed-card:not(.placed)').length === 0")
+    pg.wait_for_function("() => document.querySelectorAll('#ed-pack .ed-card:not(.placed)').length === 0", polling=100)
     pg.focus("#ed-first")
     pg.keyboard.press("ArrowDown")
     pg.keyboard.press("ArrowDown")
@@ -190,7 +190,7 @@ def test_the_keyboard_alone(browser, server):
     # the play clicked in with the keys: a lit card is focusable, Enter plays it
     pg.focus(".seat.to-play .card.legal >> nth=0")
     pg.keyboard.press("Enter")
-    pg.wait_for_function("() => document.getElementById('table').dataset.shown === '1'")
+    pg.wait_for_function("() => document.getElementById('table').dataset.shown === '1'", polling=100)
     context.close()
     assert not pg.errors
 
@@ -240,7 +240,7 @@ def test_tarotclub_files_open_in_the_viewer(browser, server):
     context, pg = page_at(browser, server, DESKTOP)
     pg.click("#toggle-input")
     pg.set_input_files("#file-input", str(DATA / "tarotclub" / "tarotmag_18.json"))
-    pg.wait_for_function("() => state.deal && state.deal.id === 'tarotmag_18'")
+    pg.wait_for_function("() => state.deal && state.deal.id === 'tarotmag_18'", polling=100)
     assert pg.evaluate("state.deal.played.length") == 72
     # a custom deal is a deal as dealt: the editor opens it at its bidding
     pg.click("#toggle-input")
@@ -255,7 +255,9 @@ def test_tarotclub_files_open_in_the_viewer(browser, server):
     pg.click("#toggle-input")
     pg.fill("#paste", json.dumps({**deal, "id": "pasted-deal"}))
     pg.click("#load-paste")
+    pg.wait_for_selector("#editor:not([hidden])")
     checked(pg, "contract")
+    pg.wait_for_selector("#ctable-editing:not([hidden])")
     # who could have made what, of the deal being entered (as dealt: no contract yet)
     assert "as dealt" in pg.inner_text("#ctable-editing")
     pg.select_option("#ctable-limit", "10")
@@ -276,10 +278,10 @@ def test_a_deal_played_against_the_solver(browser, server, opponents, costs, tmp
     pg.fill("#paste", json.dumps(played))
     pg.click("#load-paste")
     pg.wait_for_function("id => state.deal && state.deal.id === id && "
-                         "document.getElementById('table').dataset.shown === '0'", arg=played["id"])
+                         "document.getElementById('table').dataset.shown === '0'", arg=played["id"], polling=100)
     pg.evaluate("n => { const s = document.getElementById('slider'); s.value = String(n); "
                 "s.dispatchEvent(new Event('input')); }", start)
-    pg.wait_for_function("n => document.getElementById('table').dataset.shown === String(n)", arg=start)
+    pg.wait_for_function("n => document.getElementById('table').dataset.shown === String(n)", arg=start, polling=100)
     pg.click("#play-open")
     camp = pg.evaluate("state.table.camps[state.table.to_play]")
     pg.select_option("#play-camp", str(camp))
@@ -302,6 +304,6 @@ def test_a_deal_played_against_the_solver(browser, server, opponents, costs, tmp
         assert not pg.is_visible("#dd-panel")
     keep_screenshot(pg, tmp_path, f"play-{opponents}-1280x720.png")
     pg.click("#play-review")
-    pg.wait_for_function("() => state.analysis && !state.analysing", timeout=60000)
+    pg.wait_for_function("() => state.analysis && !state.analysing", timeout=60000, polling=100)
     context.close()
     assert not pg.errors
