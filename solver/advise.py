@@ -186,8 +186,9 @@ def solve_cards(position: Position, *, cards=None, time_limit: float | None = No
 #: on any machine and at any number of workers
 NOMINAL_NODES_PER_SECOND = 4_000_000
 #: a budgeted advice caps each draw's searches at this share of its budget (at least
-#: MIN_DRAW_NODES): no single hard deal takes the time of all the others
-DRAW_SHARE = 1 / 4
+#: MIN_DRAW_NODES): no single hard deal takes the time of all the others, and where no draw
+#: can be solved (a whole deal) the budget still samples eight deals' worth of probes
+DRAW_SHARE = 1 / 8
 MIN_DRAW_NODES = 20_000
 
 
@@ -634,8 +635,8 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
             with lock:
                 race.done(job, result.complete, result.values, result.value, flags,
                           result.nodes, result.width, result.first, result.capped)
-                if race.decided:
-                    finish.set()
+                if race.decided or race.spent_at is not None:
+                    finish.set()        # the draws under way are not part of the advice
                 if progress is not None:
                     progress(min(race.prefix, race.counted()), race.samples)
                 lock.notify_all()

@@ -507,6 +507,8 @@ class Race:
         self.running.discard(job.key)
         if self.decided and job.index >= self.decided_at:
             return          # begun after the draw that decided: not part of the advice
+        if self.spent_at is not None and job.index >= self.spent_at:
+            return          # begun past the node budget: not part of the advice either
         if exact and width is None:
             raise ValueError("an exact draw needs its width")
         k = len(self.cards)
