@@ -5,8 +5,9 @@ The pool (:mod:`atout.server.pool`) sends ("solve" | "analyze" | "review" | "car
 :class:`Failed` (named tuples: the process runner routes every message by its first two
 items, the tag and the job; everyone else reads the fields by name).  A ``Done``'s
 ``result`` by kind: "solve" and "analyze" the serialized atout.v1 message; "cards" every
-legal card's value in one drawn deal, {"exact", "values", "value", "width"}
-(atout.solver.advise.solve_cards, for Advise); "review" {"report", "session"}, the
+legal card's value in one drawn deal, {"exact", "values", "value", "width", "complete",
+"capped", "first"} (atout.solver.advise.solve_cards, or budget_cards for a budgeted advice:
+options "budget"); "review" {"report", "session"}, the
 analysis' report (``atout analyze --json``'s object) and the name it is kept under in
 this process; "table" the contract table's object, its cells told as they change:
 ("progress", job, {"cells": [...]}).
@@ -239,11 +240,15 @@ def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> D
             reply = done(job, status, nodes, table)
         elif kind == "cards":
             from atout.position import parse_position
-            from atout.solver.advise import solve_cards
+            from atout.solver.advise import budget_cards, solve_cards
 
-            r = solve_cards(parse_position(obj), cancel=cancel, **options)
-            reply = done(job, "ok" if r.exact else "limit", r.nodes,
-                         {"exact": r.exact, "values": r.values, "value": r.value, "width": r.width})
+            if options.pop("budget", False):
+                r = budget_cards(parse_position(obj), cancel=cancel, **options)
+            else:
+                r = solve_cards(parse_position(obj), cancel=cancel, **options)
+            reply = done(job, "ok" if r.complete else "limit", r.nodes,
+                         {"exact": r.exact, "values": r.values, "value": r.value, "width": r.width,
+                          "complete": r.complete, "capped": r.capped, "first": r.first})
         else:
             reply = failed(job, "internal", "", f"unknown job kind {kind!r}")
     except PositionError as e:

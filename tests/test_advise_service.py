@@ -57,6 +57,23 @@ def test_grpc_advise_equals_local(server):
         assert remote["id"] == obj["id"]
 
 
+def _same_budgeted(local: dict, remote: dict) -> bool:
+    """The same advice, the server's time limit (its own default: a deadline, no budget
+    of the caller's) aside."""
+    remote = dict(remote, budget=dict(remote["budget"], time_limit=None))
+    return _same(local, remote)
+
+
+def test_grpc_budgeted_advice_equals_local(server):
+    """A node budget: each draw a capped job of the pool, on one thread — the same advice
+    as atout advise's, bounds and all."""
+    for obj in _positions(4, tricks=(4, 5)):
+        local = advise(obj, samples=12, seed=9, tt_mb=TT_MB, node_limit=200_000).to_json()
+        remote = server.advise(obj, samples=12, seed=9, node_limit=200_000, timeout=120)
+        assert local["budget"]["draw_nodes"] == 25_000
+        assert _same_budgeted(local, remote), (local, remote)
+
+
 def test_grpc_advise_takes_the_confidence_asked(server):
     """The confidence travels (absent, the 0.95 of atout advise): the same advice as the
     local one asked the same, in one call and in a batch."""
@@ -146,10 +163,31 @@ def test_http_advise_equals_local(http):
     assert _same(r.json(), advise(obj, samples=10, seed=3, confidence=0.6, tt_mb=TT_MB).to_json())
 
 
+def test_http_budgeted_advice_equals_local(http):
+    """The viewer's play mode asks /api/advise with a time limit for a card: a budget
+    (``budget`` in the answer, ``recommended`` as ever); a node limit gives atout advise's
+    answer; ``budget: false`` keeps the time limit a plain deadline."""
+    obj = _positions(1, tricks=(5,))[0]
+    r = http.post("/api/advise", json={"position": obj, "samples": 10, "seed": 3,
+                                       "node_limit": 150_000})
+    assert r.status_code == 200, r.text
+    local = advise(obj, samples=10, seed=3, node_limit=150_000, tt_mb=TT_MB).to_json()
+    assert _same_budgeted(local, r.json())
+    r = http.post("/api/advise", json={"position": obj, "seat": parse_position(obj).to_play,
+                                       "time_limit": 2, "seed": 3})
+    assert r.status_code == 200 and r.json()["budget"]["time_limit"] == 2, r.text
+    assert r.json()["recommended"] in {row["card"] for row in r.json()["cards"]}
+    r = http.post("/api/advise", json={"position": obj, "time_limit": 2, "seed": 3, "budget": False})
+    assert r.status_code == 200 and "budget" not in r.json()
+    r = http.post("/api/advise", json={"position": obj, "budget": "yes"})
+    assert r.status_code == 422 and r.json()["field"] == "budget"
+
+
 @pytest.mark.parametrize("change,field", [
     ({"seat": 9}, "seat"), ({"samples": 0}, "samples"), ({"samples": 2.5}, "samples"),
     ({"seed": -1}, "seed"), ({"time_limit": 0}, "time_limit"), ({"colour": 1}, "colour"),
     ({"confidence": 2}, "confidence"), ({"confidence": "high"}, "confidence"),
+    ({"node_limit": 0}, "node_limit"),
 ])
 def test_http_advise_bad_input(http, change, field):
     obj = _positions(1)[0]
@@ -174,7 +212,8 @@ def test_http_advise_refuses_a_seat_not_to_play_and_a_finished_deal(http):
 
 def test_http_advise_limit(http):
     whole = random_endgame(random.Random(2), "fr4", 18)
-    r = http.post("/api/advise", json={"position": whole, "samples": 2, "seed": 1, "time_limit": 0.2})
+    r = http.post("/api/advise", json={"position": whole, "samples": 2, "seed": 1, "time_limit": 0.2,
+                                       "budget": False})
     assert r.status_code == 200
     body = r.json()
     assert body["status"] == "limit" and body["time_limit"] == 0.2
