@@ -34,12 +34,15 @@ import json
 import math
 import os
 import resource
+import signal
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
 from atout.position import loads
+from atout.solver import Cancel
 from atout.solver.bots import bot_of
 from atout.solver.play import Stopped, play_deal
 
@@ -77,7 +80,7 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def play_twice(deal, a, b, seed: int, number: int) -> dict:
+def play_twice(deal, a, b, seed: int, number: int, cancel=None) -> dict:
     """Both plays of ``deal``: A in the declarer's camp, then B; the result line."""
     camp = set(declarers(deal))
     out = {"id": deal.id, "game": deal.game, "number": number, "a": a.name, "b": b.name,
@@ -86,7 +89,7 @@ def play_twice(deal, a, b, seed: int, number: int) -> dict:
     for first, second in ((a, b), (b, a)):
         bots = [first if s in camp else second for s in range(deal.seats)]
         started, cpu_started = time.perf_counter(), cpu()
-        played = play_deal(deal, bots, seed=seed, number=number)
+        played = play_deal(deal, bots, seed=seed, number=number, cancel=cancel)
         value = played.position.outcome()["value"]
         searched = [c for c in played.choices if c.how != "only card"]
         plays.append({"value": value, "seconds": round(played.seconds, 2),
@@ -152,12 +155,14 @@ def main(argv=None) -> int:
         done = {json.loads(x)["number"] for x in path.read_text().splitlines() if x.strip()}
     print(f"{args.game}: {a.name} against {b.name}, {len(chosen)} deals ({len(done)} done before), "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", file=sys.stderr)
+    cancel = Cancel()
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         with path.open("a") as out:
             for number, deal in chosen:
                 if number in done:
                     continue
-                result = play_twice(deal, a, b, args.seed, number)
+                result = _stoppable(play_twice, cancel, deal, a, b, args.seed, number, cancel)
                 out.write(json.dumps(result) + "\n")
                 out.flush()
                 print(f"  {deal.id}: {result['diff']:+} (A declares {result['plays'][0]['value']}, "
@@ -171,6 +176,34 @@ def main(argv=None) -> int:
     print(HEAD)
     print(summary(lines))
     return 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _stoppable(fn, cancel, *args):
+    """``fn(*args)`` in a thread, the main thread waiting where a signal can reach it:
+    Ctrl-C or SIGTERM sets ``cancel``, which stops the searches at once."""
+    box: dict = {}
+    over = threading.Event()
+
+    def work():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as e:
+            box["error"] = e
+        finally:
+            over.set()
+    threading.Thread(target=work, daemon=True).start()
+    while not over.is_set():
+        try:
+            over.wait(0.5)
+        except KeyboardInterrupt:
+            cancel.set()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 if __name__ == "__main__":
