@@ -323,9 +323,10 @@ class HttpApi:
             raw, pos = position_of(obj)
             time_limit = self.time_limit_of(obj)
             node_limit = request_option(obj, "node_limit", None, options.node_limit)
-            # a budget where the caller gave one (this server's own limit is a deadline)
-            budget = request_option(obj, "budget", obj.get("time_limit") is not None
-                                    or node_limit is not None, options.flag)
+            # a budget when asked for ("budget": true, or a node limit): a time limit alone
+            # stays the deadline it was before budgets, so that clients written then (the
+            # viewer's seat panel: every card's mean) get the answer they read
+            budget = request_option(obj, "budget", node_limit is not None, options.flag)
             slot = slot_of(obj, request)   # before the job: a coroutine made and then refused is never run
             samples = request_option(obj, "samples", DEFAULT_SAMPLES, options.samples)
             if samples > self.limits.max_samples:

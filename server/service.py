@@ -213,10 +213,9 @@ class SolverService(pb_grpc.SolverServicer):
                 options.node_limit(node_limit)
             except PositionError as e:
                 raise _invalid([(e.field, e.reason)]) from None
-        # a budget where the caller gave one (the deadline, or this server's own limit, is
-        # no budget: a deadline)
-        budget = (request.budget if request.HasField("budget")
-                  else request.time_limit > 0 or node_limit is not None)
+        # a budget when asked for (budget, or a node limit): a time limit alone stays the
+        # deadline it was before budgets, for the clients written then (as /api/advise)
+        budget = request.budget if request.HasField("budget") else node_limit is not None
         try:
             advice = await advise_on_pool(self.pool, obj, seat=seat,
                                           samples=request.samples or DEFAULT_SAMPLES, seed=seed,

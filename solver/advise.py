@@ -21,6 +21,13 @@ value's probes proved of it.  Draws are solved on every core, one search per cor
 a draw left running while other workers have nothing to begin takes their cores for its
 next searches (threads under one search: the slow draw of a look, or the last ones).
 
+A **budgeted** advice (a time or node limit) asks less of each draw
+(:func:`budget_cards`): the contract's question, the deal's value, the exact value of the
+cards still in contention only — the others keep the bounds proven of them — each draw's
+searches capped (:func:`draw_nodes`) and on one thread, so that many draws fit the time
+and a node budget gives the same advice on any machine (docs/single-dummy.md, "Advice in
+a budget").
+
 Sampling is not proof: see docs/single-dummy.md for how to read the advice (strategy
 fusion, and what the seat is assumed to know).
 """

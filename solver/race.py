@@ -75,6 +75,18 @@ no worker waits for the slowest draw of a look.
 ``low`` and ``high``; the means and the paired statistics are over the first draws, all
 solved exactly (``solved``), up to the first one that was not — the draws after it count
 in ``low`` and ``high`` only (``limited``).
+
+**A budget** (``budget``: :func:`atout.solver.advise.budget_cards` solves the draws).  A
+draw then values exactly only the cards in *contention* — the card recommended so far
+(the leader, first) and the cards not yet clearly behind it (:meth:`Race._contends`, a
+rule for spending time) — and leaves the others within the bounds its searches proved;
+a node cap may leave more of it bounded.  Such a draw is complete all the same (the same
+bounds on any machine) and counts in the sums as bounds: each card's mean becomes
+``low``..``high``, its paired loss ``behind_low``..``behind_high``, and each test is paid
+by the lower bound of the rival's lead (:class:`Tally`: a test on bounds is only more
+cautious).  The looks come after every draw from :data:`BUDGET_FIRST_LOOK` on, and draw
+``i`` follows the look at ``i -`` :data:`BUDGET_LAG`.  A node budget counts the draws
+begun, in order, before the nodes of those before them reach it (``spent_at``).
 """
 
 from __future__ import annotations

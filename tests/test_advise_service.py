@@ -164,9 +164,10 @@ def test_http_advise_equals_local(http):
 
 
 def test_http_budgeted_advice_equals_local(http):
-    """The viewer's play mode asks /api/advise with a time limit for a card: a budget
-    (``budget`` in the answer, ``recommended`` as ever); a node limit gives atout advise's
-    answer; ``budget: false`` keeps the time limit a plain deadline."""
+    """A node limit gives atout advise's budgeted answer; ``budget: true`` makes a time
+    limit a budget (``budget`` in the answer, ``recommended`` as ever: what a bot asks for
+    a card); a time limit alone stays a deadline, as clients written before budgets read it
+    (every card's mean)."""
     obj = _positions(1, tricks=(5,))[0]
     r = http.post("/api/advise", json={"position": obj, "samples": 10, "seed": 3,
                                        "node_limit": 150_000})
@@ -174,10 +175,10 @@ def test_http_budgeted_advice_equals_local(http):
     local = advise(obj, samples=10, seed=3, node_limit=150_000, tt_mb=TT_MB).to_json()
     assert _same_budgeted(local, r.json())
     r = http.post("/api/advise", json={"position": obj, "seat": parse_position(obj).to_play,
-                                       "time_limit": 2, "seed": 3})
+                                       "time_limit": 2, "seed": 3, "budget": True})
     assert r.status_code == 200 and r.json()["budget"]["time_limit"] == 2, r.text
     assert r.json()["recommended"] in {row["card"] for row in r.json()["cards"]}
-    r = http.post("/api/advise", json={"position": obj, "time_limit": 2, "seed": 3, "budget": False})
+    r = http.post("/api/advise", json={"position": obj, "time_limit": 2, "seed": 3})
     assert r.status_code == 200 and "budget" not in r.json()
     r = http.post("/api/advise", json={"position": obj, "budget": "yes"})
     assert r.status_code == 422 and r.json()["field"] == "budget"
@@ -212,8 +213,7 @@ def test_http_advise_refuses_a_seat_not_to_play_and_a_finished_deal(http):
 
 def test_http_advise_limit(http):
     whole = random_endgame(random.Random(2), "fr4", 18)
-    r = http.post("/api/advise", json={"position": whole, "samples": 2, "seed": 1, "time_limit": 0.2,
-                                       "budget": False})
+    r = http.post("/api/advise", json={"position": whole, "samples": 2, "seed": 1, "time_limit": 0.2})
     assert r.status_code == 200
     body = r.json()
     assert body["status"] == "limit" and body["time_limit"] == 0.2
