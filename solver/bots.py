@@ -68,7 +68,10 @@ class AdviceBot:
         a = advise(position, samples=self.samples, seed=seed, time_limit=self.time_limit,
                    node_limit=self.node_limit, workers=self.workers, cancel=cancel, budget=True)
         detail = {"solved": a.solved, "certainty": a.certainty, "decided": a.decided}
-        return Choice(a.recommended, "advice", a.nodes, time.perf_counter() - started,
+        chosen = a.recommended
+        if chosen is None:          # (no draw had anything to say: a cancel at once)
+            chosen = token(position.legal_cards()[0])
+        return Choice(chosen, "advice", a.nodes, time.perf_counter() - started,
                       a.stopped_by == "cancel", detail)
 
 

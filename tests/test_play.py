@@ -108,14 +108,13 @@ def _atout(*args, stdin: str = "", timeout: float = 300) -> subprocess.Completed
 def test_atout_play_writes_played_deals_and_refuses_bad_options():
     deal = dict(random_position(random.Random(4), "priest5"), id="p5")
     out = _atout("play", "--nodes-per-card", "40000", "--samples", "10", "--seed", "5",
-                 "--rule", "1", "--rule", "3", "--perfect", "4", "--seat-nodes", "0=80000",
-                 stdin=json.dumps(deal) + "\n")
+                 "--rule", "1", "--rule", "2", "--rule", "3", "--perfect", "4",
+                 "--seat-nodes", "0=80000", stdin=json.dumps(deal) + "\n")
     assert out.returncode == 0, out.stderr
     played = json.loads(out.stdout)
     pos = parse_position(played)
     assert played["id"] == "p5" and pos.is_finished and len(pos.played) == 75
-    assert played["players"] == ["advice 80,000 nodes a card", "rule",
-                                 "advice 40,000 nodes a card", "rule",
+    assert played["players"] == ["advice 80,000 nodes a card", "rule", "rule", "rule",
                                  "double dummy 40,000 nodes a card"]
     assert _atout("score", stdin=out.stdout).returncode == 0
     # a seat the game does not have, and options that make no sense: refused, no traceback
@@ -133,7 +132,7 @@ def test_sigterm_keeps_the_deals_finished():
     dropped (said on stderr), exit 143."""
     deals = [json.dumps(dict(random_position(random.Random(i), "fr4"), id=f"d{i}")) for i in range(3)]
     proc = subprocess.Popen([str(ATOUT), "play", "--rule", "0", "--rule", "1", "--rule", "2",
-                             "--time-per-card", "0.3", "--seed", "1"],
+                             "--time-per-card", "0.15", "--seed", "1"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:
