@@ -135,6 +135,23 @@ def budget_args(text: str) -> dict:
     return {"node_limit": int(float(b[:-1] if b[-1] in "kmg" else b) * scale)}
 
 
+def exact_loss(pos: Position, advice, card: str, seed: int) -> float:
+    """What ``card`` loses against ``advice``'s recommended card over the draws of that
+    advice (the first ``advice.solved``, drawn again with its ``seed``), solved exactly;
+    a card of the recommended one's equivalent group counts as it."""
+    from atout.position import parse_position
+    from atout.solver.advise import draw, solve_cards
+
+    rec = advice.recommended
+    sign = 1 if advice.maximizing else -1
+    deals = draw(pos, advice.solved, seed=seed)
+    total = 0
+    for key in deals.order:
+        values = solve_cards(parse_position(deals.deals[key]), cards=[card, rec]).values
+        total += sign * (values[rec] - values[card])
+    return total / len(deals.order)
+
+
 def against(args) -> int:
     """The budgeted advice against a bigger budget's (issue 66's targets): per game and
     tricks left, how often its card is the bigger advice's or one that advice cannot tell
@@ -156,7 +173,9 @@ def against(args) -> int:
             rng = random.Random(args.seed * 100 + t)
             same = close = 0
             lows, highs, cpu, draws, bcpu, bdraws = [], [], [], [], [], []
-            for i in range(args.count):
+            for i in range(args.first):
+                random_prefix(deals[i % len(deals)], t, rng)    # (the positions before)
+            for i in range(args.first, args.first + args.count):
                 pos = random_prefix(deals[i % len(deals)], t, rng)
                 c0 = time.process_time()
                 a = advise(pos, samples=args.samples, seed=args.seed + i, workers=args.workers,
@@ -175,8 +194,12 @@ def against(args) -> int:
                 close += tied or a.recommended == b.recommended
                 if row.get("behind") is not None:
                     lo = hi = row["behind"]
+                elif a.recommended in b.best:
+                    lo = hi = 0.0
                 else:
-                    lo, hi = row.get("behind_low"), row.get("behind_high")
+                    # the bigger advice left our card within bounds: its exact loss over
+                    # the same draws, each solved for the two cards
+                    lo = hi = exact_loss(pos, b, a.recommended, args.seed + 10_000 + i)
                 if lo is not None:
                     lows.append(lo)
                     highs.append(hi)
@@ -227,6 +250,8 @@ def main(argv=None) -> int:
                          "nodes) against --against's")
     ap.add_argument("--against", default="30s", metavar="B",
                     help="with --budget: the bigger budget it is compared with (default 30s)")
+    ap.add_argument("--first", type=int, default=0,
+                    help="with --budget: begin at this position of each game and tricks left")
     args = ap.parse_args(argv)
     if args.budget:
         return against(args)
