@@ -111,17 +111,18 @@ def summary(lines: list[dict]) -> str:
     se = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("nan")
     won = sum(d > 0 for d in diffs)
     lost = sum(d < 0 for d in diffs)
-    cards = sum(p["cards"] for x in lines for p in x["plays"])
     cpu_total = sum(p["cpu"] for x in lines for p in x["plays"])
+    nodes = sum(p["nodes"] for x in lines for p in x["plays"])
     wall = sum(p["seconds"] for x in lines for p in x["plays"])
     slowest = max(p["slowest"] for x in lines for p in x["plays"])
     return (f"| {first['game']} | {first['a']} | {first['b']} | {n} | {mean:+.1f} ± {se:.1f} | "
-            f"{won} / {lost} / {n - won - lost} | {cpu_total / max(cards, 1):.2f} s | "
-            f"{wall / (2 * n):.0f} s | {slowest:.1f} s |")
+            f"{won} / {lost} / {n - won - lost} | {cpu_total / (2 * n):.0f} s | "
+            f"{nodes / (2 * n) / 1e6:.0f} M | {wall / (2 * n):.0f} s | {slowest:.1f} s |")
 
 
 HEAD = ("| game | bot A | bot B | deals | A − B per deal (± se) | A won / lost / even | CPU a "
-        "searched card | wall a play | slowest card |\n|---|---|---|---|---|---|---|---|---|")
+        "play | nodes a play | wall a play | slowest card (wall) |\n"
+        "|---|---|---|---|---|---|---|---|---|---|")
 
 
 def main(argv=None) -> int:
