@@ -135,21 +135,29 @@ def budget_args(text: str) -> dict:
     return {"node_limit": int(float(b[:-1] if b[-1] in "kmg" else b) * scale)}
 
 
-def exact_loss(pos: Position, advice, card: str, seed: int) -> float:
+def exact_loss(pos: Position, advice, card: str, seed: int,
+               time_limit: float = 20.0) -> tuple[float, float]:
     """What ``card`` loses against ``advice``'s recommended card over the draws of that
-    advice (the first ``advice.solved``, drawn again with its ``seed``), solved exactly;
-    a card of the recommended one's equivalent group counts as it."""
+    advice (the first ``advice.solved``, drawn again with its ``seed``), each solved for
+    the two cards within ``time_limit`` seconds: (low, high), equal where every draw was
+    solved, else the bounds the stopped ones proved."""
     from atout.position import parse_position
     from atout.solver.advise import draw, solve_cards
 
     rec = advice.recommended
     sign = 1 if advice.maximizing else -1
     deals = draw(pos, advice.solved, seed=seed)
-    total = 0
+    low = high = 0
     for key in deals.order:
-        values = solve_cards(parse_position(deals.deals[key]), cards=[card, rec]).values
-        total += sign * (values[rec] - values[card])
-    return total / len(deals.order)
+        values = solve_cards(parse_position(deals.deals[key]), cards=[card, rec],
+                             time_limit=time_limit).values
+        r = values[rec] if isinstance(values[rec], list) else [values[rec]] * 2
+        c = values[card] if isinstance(values[card], list) else [values[card]] * 2
+        if sign > 0:
+            low, high = low + r[0] - c[1], high + r[1] - c[0]
+        else:
+            low, high = low + c[0] - r[1], high + c[1] - r[0]
+    return low / len(deals.order), high / len(deals.order)
 
 
 def against(args) -> int:
@@ -199,7 +207,7 @@ def against(args) -> int:
                 else:
                     # the bigger advice left our card within bounds: its exact loss over
                     # the same draws, each solved for the two cards
-                    lo = hi = exact_loss(pos, b, a.recommended, args.seed + 10_000 + i)
+                    lo, hi = exact_loss(pos, b, a.recommended, args.seed + 10_000 + i)
                 if lo is not None:
                     lows.append(lo)
                     highs.append(hi)
