@@ -127,3 +127,23 @@ def test_a_test_on_bounds_keeps_its_guarantee():
         ruled_out += tally.p_better(1) < 0.05
     assert wrong <= 0.05 * runs + 3 * math.sqrt(0.05 * 0.95 * runs)
     assert ruled_out > 0.9 * runs
+
+
+def test_a_cancel_stops_a_budgeted_advice_at_once():
+    """Ctrl-C during a budgeted advice of a whole deal (each draw's cap would take
+    seconds): it stops at once with what was done, a card recommended."""
+    import threading
+    import time
+
+    from atout.solver import Cancel
+    pos = parse_position(random_endgame(random.Random(9), "fr4", 18))
+    cancel = Cancel()
+    timer = threading.Timer(0.3, cancel.set)
+    timer.start()
+    started = time.perf_counter()
+    try:
+        a = advise(pos, samples=50, seed=1, node_limit=400_000_000, workers=2, cancel=cancel)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - started < 10
+    assert a.status == "limit" and a.stopped_by == "cancel" and a.recommended is not None
