@@ -202,7 +202,7 @@ def against(args) -> int:
                 close += tied or a.recommended == b.recommended
                 if row.get("behind") is not None:
                     lo = hi = row["behind"]
-                elif a.recommended in b.best:
+                elif a.recommended == b.recommended or a.recommended in b.best:
                     lo = hi = 0.0
                 else:
                     # the bigger advice left our card within bounds: its exact loss over

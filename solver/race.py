@@ -327,7 +327,8 @@ class Tally:
             else:
                 self.made[i] += m
             for j in valued:
-                dlo, dhi = _lead(box[i], box[j], sign)
+                # (a card against itself: no lead, whatever its bounds)
+                dlo, dhi = _lead(box[i], box[j], sign) if j != i else (0, 0)
                 self.pn[i][j] += 1
                 self.pd[i][j] += dlo
                 self.pdh[i][j] += dhi

@@ -147,3 +147,13 @@ def test_a_cancel_stops_a_budgeted_advice_at_once():
         timer.cancel()
     assert time.perf_counter() - started < 10
     assert a.status == "limit" and a.stopped_by == "cancel" and a.recommended is not None
+
+
+def test_a_bounded_card_is_among_its_own_best():
+    """A card known only within bounds leads itself by nothing: the recommended card is in
+    ``best`` however its draws were bounded (its lead over itself counted its own width)."""
+    tally = Tally(2, 1)
+    for _ in range(3):
+        tally.add(((10, 30), 5), None, 100)
+    rec, best, _ = tally.standing()
+    assert rec == 0 and rec in best and tally.pd[0][0] == tally.pdh[0][0] == 0
