@@ -16,6 +16,7 @@ from .errors import PositionError
 from .printable import shown
 from .games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER,
                     OUTSIDE, Rules, rules_for)
+from .talon import TALON_RUFER, check_side_cards
 
 FR_BIDS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
 POIGNEE_LEVELS = ("simple", "double", "triple")
@@ -203,9 +204,7 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
             declared.add(seat)
             needed = POIGNEE_TRUMPS[game][POIGNEE_LEVELS.index(level)]
             trumps = sum(1 for c in hands[seat] if is_trump(c))
-            # The Excuse may stand in for one missing trump.
-            counted = trumps + (1 if EXCUSE in hands[seat] else 0)
-            if counted < needed:
+            if level not in poignee_levels(game, hands[seat]):
                 raise PositionError(f"{fld}.level", f"a {level} poignée needs {needed} trumps; "
                                                     f"seat {seat} has {trumps}"
                                                     f"{' and the Excuse' if EXCUSE in hands[seat] else ''}")
@@ -229,6 +228,14 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
                     multiplier=FR_BIDS[bid], poignees=tuple(poignees),
                     poignee_shown=tuple(poignee_shown), shown_dog=tuple(shown_dog), chelem=chelem,
                     called=called, alone=partner is None, raw=obj)
+
+
+def poignee_levels(game: str, hand: list[Card]) -> list[str]:
+    """The poignées a French hand (at the start of play) may declare: as many trumps as the
+    level needs, the Excuse standing in for one missing trump."""
+    counted = sum(1 for c in hand if is_trump(c)) + (1 if EXCUSE in hand else 0)
+    return [level for level, needed in zip(POIGNEE_LEVELS, POIGNEE_TRUMPS[game])
+            if counted >= needed]
 
 
 def _shown_dog(game: str, bid: str, value: Any, rules: Rules, taker_hand: list[Card],
@@ -361,7 +368,9 @@ def _at4(obj: dict, hands: list[list[Card]], first: int) -> Contract:
         if is_trump(called) or called == EXCUSE or rank(called) != KING:
             raise PositionError("contract.called", "a Rufer calls a king")
         kings = [suit_card(s, KING) for s in range(4)]
-        if called in hands[declarer] and not all(k in hands[declarer] for k in kings):
+        # (a Rufer with talon: the declarer may have taken the king it called from the talon)
+        if called in hands[declarer] and not all(k in hands[declarer] for k in kings) \
+                and bid not in TALON_RUFER:
             raise PositionError("contract.called", "the declarer holds the called king while "
                                                    "another king could be called")
         partner = next((s for s, h in enumerate(hands) if called in h), None)
@@ -379,6 +388,8 @@ def _at4(obj: dict, hands: list[list[Card]], first: int) -> Contract:
     if objective == "koenig_ultimo" and called is None:
         raise PositionError("contract.objective", "koenig_ultimo needs a called king (a Rufer game)")
 
+    # who took which talon cards and what was laid away, by the seed (atout.talon)
+    check_side_cards(bid, declarer, partner, called, side_by_seat, hands)
     camp = tuple(DECLARER_CAMP if s in (declarer, partner) else OTHER_CAMP for s in range(4))
     outside = [[], []]
     for seat, cs in side_by_seat.items():

@@ -11,17 +11,18 @@ The cells, by game (docs/format.md lists them with their fields):
 - French Tarot: every seat as taker × ``garde`` (standing for the ``prise`` too: the same
   play, only the multiplier differs, so either both are made or neither),
   ``garde_sans`` and ``garde_contre``; ``fr5`` also × each card the seat could call.  The
-  ``garde`` of the taker of a ``prise``/``garde`` position is played with its own écart;
-  every other seat's with the best écart: the cell is made when one écart
-  (:mod:`atout.ecart`) makes it, not made only when every one is refuted.
+  ``garde`` of the taker of a ``prise``/``garde`` position is played with its own écart,
+  and with the best beside it; every other seat's with the best écart: the cell is made
+  when one écart (:mod:`atout.ecart`) makes it, not made only when every one is refuted.
 - Priestertarock: every seat as caller × each partner a call can give it (the cards it
   could call to get that partner, ``calls``) and alone.
 - Austrian Tarock: every seat as declarer × the games whose outcome does not hang on a
   talon choice — ``solorufer`` (× each king it may call), ``solodreier``, ``farbensolo``
   and the negative games with their ``_ouvert`` forms (the same game double dummy: the
   cards are open anyway) — with the announcements that apply to each (``volat`` and the
-  ultimos; in a colour game ``volat`` only), and the position's own talon game with its
-  declarer's discard.  A solo game's talon counts for the other camp (seed 003: "zählt zu
+  ultimos; in a colour game ``volat`` only; none that no hand of the declarer's camp can
+  make, its bird or called king lying elsewhere), and the position's own talon game with
+  its declarer's discard.  A solo game's talon counts for the other camp (seed 003: "zählt zu
   den Punkten der Gegner"), a called king lying in it for the declarer; the position's
   own contract keeps its side cards as given.
 
@@ -41,15 +42,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
 
 from .cards import (CAVALIER, EXCUSE, JACK, KING, PETIT, QUEEN, Card, is_trump, suit_card, token,
-                    tokens)
+                    tokens, trump)
 from .dealt import TALON_GAMES, Dealt
 from .ecart import EcartClass, ecart_classes
-from .errors import PositionError
-from .games import AT4_COLOUR, AT4_NEGATIVE_TRICKS, AT4_RUFER, rules_for
+from .errors import PositionError, Stopped
+from .games import AT4_COLOUR, AT4_NEGATIVE_TRICKS, AT4_RUFER, AT4_ULTIMO, SEATS, rules_for
 from .position import Position, parse_position
 
 __all__ = ["TableCell", "TableSpec", "Missing", "table_spec", "contracts_of", "CellResult",
-           "table_json", "verdict_in", "AT4_ORDER", "rank_of"]
+           "cell_json", "table_json", "verdict_in", "AT4_ORDER", "rank_of"]
 
 FRENCH = ("fr3", "fr4", "fr5")
 #: French Tarot's columns, lowest bid first ("garde" stands for the prise too)
@@ -109,6 +110,9 @@ class TableCell:
     classes: list[EcartClass] = field(default_factory=list)
     with_ecart: Callable[[tuple[Card, ...]], Position] | None = None
     given_ecart: tuple[Card, ...] = ()
+    #: a searched écart's classes were counted (False: the time ran out first, or a
+    #: check that counts none, :func:`table_spec`'s ``count_ecarts``)
+    counted: bool = True
 
     def key(self) -> dict:
         """The cell's name in the JSON: seat, contract and what sets it apart."""
@@ -142,11 +146,14 @@ class Missing:
 
 @dataclass
 class TableSpec:
-    """What a deal's table asks: its cells (in the table's order) and what it cannot."""
+    """What a deal's table asks: its cells (in the table's order), what it cannot, and
+    the contracts of the game's table left out by ``--contract`` (``unasked``: par is
+    not proven where one of them could beat it)."""
 
     dealt: Dealt
     cells: list[TableCell]
     missing: list[Missing]
+    unasked: tuple[str, ...] = ()
 
 
 def _check_contracts(game: str, contracts: Iterable[str] | None, played_bid: str | None) -> set | None:
@@ -165,29 +172,53 @@ def _check_contracts(game: str, contracts: Iterable[str] | None, played_bid: str
     return asked
 
 
+class _Counting:
+    """How the écarts of a table's searched gardes are counted: ``stop`` (Ctrl-C, a
+    request gone) raises :class:`~atout.errors.Stopped`; past ``out_of_time`` (the time
+    limit) or without ``count`` (a request's check) a garde's écarts are left uncounted."""
+
+    def __init__(self, stop, out_of_time, count: bool):
+        self.stop, self.out_of_time, self.count = stop, out_of_time, count
+
+    def asked(self) -> bool:
+        return bool((self.stop is not None and self.stop())
+                    or (self.out_of_time is not None and self.out_of_time()))
+
+
 def table_spec(d: Dealt, contracts: Iterable[str] | None = None,
-               played: Iterable[Card] = (), stop: Callable[[], bool] | None = None) -> TableSpec:
+               played: Iterable[Card] = (), stop: Callable[[], bool] | None = None,
+               out_of_time: Callable[[], bool] | None = None,
+               count_ecarts: bool = True) -> TableSpec:
     """The cells of the table of ``d`` (all its game's contracts, or those named in
     ``contracts``).  ``played``: cards taken as played in every cell, the same in each —
     for testing the table on deals cut short (a cell where they are not legal is
     missing).  ``stop``: asked now and then while the écarts are counted (a whole deal's
-    take a second or more): raises :class:`~atout.errors.Stopped` when it says yes.
+    take up to a second): raises :class:`~atout.errors.Stopped` when it says yes;
+    ``out_of_time``: asked as well, and when it says yes the gardes whose écarts are not
+    counted yet are left so (their cells open: ``counted`` False).  ``count_ecarts=False``
+    counts none: a request's check (the contracts and the deal) that costs milliseconds.
     Raises PositionError naming ``contracts`` for a contract the game's table
     does not have, or the field that would give the deal when no cell can be asked."""
     played = tuple(played)
     game = d.game
-    played_bid = d.played.contract.bid
+    played_bid = d.played.contract.bid if d.played is not None else None   # (a deal as dealt: none)
     asked = _check_contracts(game, contracts, played_bid)
     builder = {"fr3": _french, "fr4": _french, "fr5": _french, "priest5": _priest,
                "at4": _at4}[game]
     cells: list[TableCell] = []
     missing: list[Missing] = []
-    builder(d, asked, played, cells, missing, stop)
+    builder(d, asked, played, cells, missing, _Counting(stop, out_of_time, count_ecarts))
     if not cells:
         if missing:
             raise PositionError(missing[0].field, missing[0].reason)
         raise PositionError("contracts", "no cell of the table to ask")
-    return TableSpec(d, cells, missing)
+    unasked = ()
+    if asked is not None:
+        every = {"garde" if c == "prise" else c for c in contracts_of(game)}
+        if game == "at4":
+            every = (every - set(TALON_GAMES)) | ({played_bid} & set(TALON_GAMES))
+        unasked = tuple(sorted(every - asked))
+    return TableSpec(d, cells, missing, unasked)
 
 
 def _position(d: Dealt, hands, contract: dict, played: tuple, first: int | None = None) -> Position:
@@ -221,11 +252,10 @@ def _fr5_calls(hand: Iterable[Card]) -> list[Card]:
     return calls
 
 
-def _french(d: Dealt, asked, played: tuple, cells: list, missing: list, stop=None) -> None:
-    pos = d.played
-    con = pos.contract
-    seats = pos.seats
-    given_taker = con.declarer if con.bid in ("prise", "garde") else None
+def _french(d: Dealt, asked, played: tuple, cells: list, missing: list, stop) -> None:
+    con = d.played.contract if d.played is not None else None     # (a deal as dealt: none)
+    seats = SEATS[d.game]
+    given_taker = con.declarer if con is not None and con.bid in ("prise", "garde") else None
     columns = [c for c in FR_COLUMNS if asked is None or c in asked]
     if d.hands is None:
         # only the contract played can be asked, with its own écart
@@ -259,7 +289,9 @@ def _french(d: Dealt, asked, played: tuple, cells: list, missing: list, stop=Non
                     _add(cells, missing, cell,
                          lambda contract=contract: _position(d, hands, contract, played))
                 elif seat == given_taker and (d.game != "fr5" or called == con.called):
+                    # its own écart, and beside it the best: could another have made it?
                     _given_garde(d, played, cells, missing)
+                    _searched_garde(d, cell, base, played, cells, missing, stop)
                 else:
                     _searched_garde(d, cell, base, played, cells, missing, stop)
 
@@ -277,17 +309,30 @@ def _given_garde(d: Dealt, played: tuple, cells: list, missing: list) -> None:
 
 
 def _searched_garde(d: Dealt, cell: TableCell, base: dict, played: tuple, cells: list,
-                    missing: list, stop=None) -> None:
-    """A garde with the best écart: one position per class of écarts."""
+                    missing: list, counting: _Counting) -> None:
+    """A garde with the best écart: one position per class of écarts (or the cell with
+    none, its écarts not counted: see :func:`table_spec`)."""
     seat, hands, dog = cell.seat, d.hands, d.outside
     rules = rules_for(d.game)
     mine = set(hands[seat]) | set(dog)
     keep = [c for c in played if c in mine]       # the taker's cards played stay in hand
     fixed = [cell.called] if cell.called is not None else []
-    classes = ecart_classes(rules, [list(h) for h in hands], seat, dog, keep=keep, fixed=fixed,
-                            stop=stop)
     if cell.called is not None and cell.called in dog:
         cell.partner = None          # the taker takes the called card with the dog
+    if not counting.count or (counting.out_of_time is not None and counting.out_of_time()):
+        classes = None
+    else:
+        try:
+            classes = ecart_classes(rules, [list(h) for h in hands], seat, dog, keep=keep,
+                                    fixed=fixed, stop=counting.asked)
+        except Stopped:
+            if counting.stop is not None and counting.stop():
+                raise
+            classes = None                        # the time limit came first
+    if classes is None:
+        cell.ecart, cell.counted = "searched", False
+        cells.append(cell)
+        return
 
     def after(ecart) -> list[list[Card]]:
         gone = set(ecart)
@@ -342,7 +387,7 @@ def _petit_sec(hand: Iterable[Card]) -> bool:
 
 # -- Priestertarock --------------------------------------------------------------------------
 
-def _priest(d: Dealt, asked, played: tuple, cells: list, missing: list, stop=None) -> None:
+def _priest(d: Dealt, asked, played: tuple, cells: list, missing: list, counting) -> None:
     hands, opened, dealer = d.hands, d.outside, d.dealer
     base = {"dealer": dealer, "open": tokens(opened)}
     for caller in range(5):
@@ -367,11 +412,10 @@ def _priest(d: Dealt, asked, played: tuple, cells: list, missing: list, stop=Non
 
 # -- Austrian Tarock -------------------------------------------------------------------------
 
-def _at4(d: Dealt, asked, played: tuple, cells: list, missing: list, stop=None) -> None:
+def _at4(d: Dealt, asked, played: tuple, cells: list, missing: list, counting) -> None:
     hands, talon = d.hands, d.outside
-    pos = d.played
-    con = pos.contract
-    own_bid = con.bid if con.bid != "trischaken" else None
+    con = d.played.contract if d.played is not None else None     # (a deal as dealt: none)
+    own_bid = con.bid if con is not None and con.bid != "trischaken" else None
     games = [g for g in AT4_SOLO + AT4_NEGATIVE if asked is None or g in asked]
     for seat in range(4):
         for bid in games:
@@ -391,12 +435,12 @@ def _at4_game(d: Dealt, seat: int, bid: str, called: Card | None, played: tuple,
               cells: list, missing: list) -> None:
     """The cells of one at4 game of ``seat``: its own goal and each announcement."""
     hands, talon = d.hands, d.outside
-    con = d.played.contract
+    con = d.played.contract if d.played is not None else None
     holder = None
     if called is not None:
         holder = next((s for s, h in enumerate(hands) if called in h), None)
     partner = holder if holder not in (None, seat) else None
-    if con.bid == bid and con.declarer == seat and con.called == called:
+    if con is not None and con.bid == bid and con.declarer == seat and con.called == called:
         side = con.raw["side_cards"]            # the position's own contract, as given
     else:
         other = next(s for s in range(4) if s not in (seat, partner))
@@ -405,7 +449,14 @@ def _at4_game(d: Dealt, seat: int, bid: str, called: Card | None, played: tuple,
         if called is not None and called in talon:
             side[str(seat)] = [token(called)]   # the called king in the talon: the declarer's
     first = seat if bid in AT4_NEGATIVE_TRICKS else d.first
+    camp = [hands[s] for s in (seat, partner) if s is not None]
     for objective in ("contract",) + objectives_of(bid):
+        # an ultimo whose bird (König ultimo: whose king) no hand of the camp holds — in
+        # the talon, or the other camp's — cannot be made: no cell, no search
+        needed = trump(AT4_ULTIMO[objective]) if objective in AT4_ULTIMO else \
+            called if objective == "koenig_ultimo" else None
+        if needed is not None and not any(needed in h for h in camp):
+            continue
         contract = {"bid": bid, "declarer": seat, "side_cards": side, "counting": d.counting,
                     "objective": objective}
         if called is not None:
@@ -452,7 +503,7 @@ class CellResult:
 
 
 def _bidding_order(d: Dealt, seat: int) -> int:
-    return (seat - d.first) % d.played.seats
+    return (seat - d.first) % SEATS[d.game]
 
 
 def _par_key(d: Dealt, cell: TableCell) -> tuple:
@@ -463,40 +514,81 @@ def _par_key(d: Dealt, cell: TableCell) -> tuple:
     return (early, rank) if d.game == "priest5" else (rank, early)
 
 
+def _announced(spec: TableSpec, results: list[CellResult], cell: TableCell) -> list[str]:
+    """The at4 objectives ``cell``'s declarer makes with its game (the same seat, game and
+    call), in the table's order."""
+    return [c.objective for c, r in zip(spec.cells, results)
+            if c.objective != "contract" and r.made and c.seat == cell.seat
+            and c.contract == cell.contract and c.called == cell.called]
+
+
 def par(spec: TableSpec, results: list[CellResult]) -> dict:
     """The deal's par (module docstring): ``{"contract", "seat", ..., "made", "value",
-    "bounds", "proven"}`` — the best cell proven made, ``proven`` when every cell that
-    would beat it is proven not made; ``{"contract": null, "proven"}`` when no cell is
-    proven made (everyone passes, where proven).  ``announcements``: at4 objectives the
-    par's declarer makes with it."""
+    "bounds", "proven"}`` — the best cell proven made; ``{"contract": null, "proven"}``
+    when no cell is proven made (everyone passes, where proven).
+
+    Between the cells of one seat and contract (fr5 and at4: each card called; a French
+    taker: its own écart and the best), the best is the one whose declarer also makes the
+    most announcements (at4: ``announcements``, volat first), then the highest value
+    proven, then the best écart.  ``proven``: every cell that would beat it was asked and
+    is proven not made, and the other calls of its seat and contract are settled; where
+    not, ``open`` lists the cells that could still beat it and ``unasked`` the contracts
+    left out of the table (``--contract``) that could."""
     d = spec.dealt
     ranked = [(cell, r) for cell, r in zip(spec.cells, results) if cell.objective == "contract"]
     made = [(cell, r) for cell, r in ranked if r.made]
-    best = max(made, key=lambda cr: _par_key(d, cr[0]), default=None)
+
+    def better(cr) -> tuple:
+        cell, r = cr
+        said = _announced(spec, results, cell) if d.game == "at4" else []
+        return (_par_key(d, cell), "volat" in said, len(said),
+                r.lo if r.lo is not None else float("-inf"), cell.ecart != "given")
+
+    best = max(made, key=better, default=None)
     floor = _par_key(d, best[0]) if best else None
 
     def beats(cell: TableCell) -> bool:
-        return floor is None or _par_key(d, cell) > floor
+        if floor is None or _par_key(d, cell) > floor:
+            return True
+        # another call of the par's seat and contract: not known to be worse while open
+        # (its own écart or the best are one game's choices: the same par either way)
+        par_cell = best[0]
+        return _par_key(d, cell) == floor and (cell.called, cell.partner) != \
+            (par_cell.called, par_cell.partner)
 
-    proven = not spec.missing and all(r.made is False for cell, r in ranked if beats(cell))
+    could = [cell for cell, r in ranked if beats(cell) and r.made is not False]
+    seats = SEATS[d.game]
+    unasked = []
+    for name in spec.unasked:
+        who = range(seats) if name not in TALON_GAMES else [d.played.contract.declarer]
+        if any(floor is None or _par_key(d, TableCell(s, name)) > floor for s in who):
+            unasked.append(name)
+    proven = not spec.missing and not could and not unasked
+    out: dict[str, Any]
     if best is None:
-        return {"contract": None, "proven": proven}
-    cell, r = best
-    out = dict(cell.key())
-    out.update({k: v for k, v in r.to_json().items() if k in ("made", "value", "bounds",
-                                                                "ecart_cards")})
-    if d.game == "at4":
-        out["announcements"] = [c.objective for c, rr in zip(spec.cells, results)
-                                if c.objective != "contract" and rr.made and c.seat == cell.seat
-                                and c.contract == cell.contract and c.called == cell.called]
+        out = {"contract": None}
+    else:
+        cell, r = best
+        out = dict(cell.key())
+        out.update({k: v for k, v in cell_json(cell, r).items()
+                    if k in ("made", "value", "bounds", "ecart_cards")})
+        if d.game == "at4":
+            out["announcements"] = _announced(spec, results, cell)
     out["proven"] = proven
+    if could:
+        out["open"] = [c.key() for c in could]
+    if unasked:
+        out["unasked"] = unasked
     return out
 
 
 def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
     """The contract played as the table sees it: its cell's verdict, and the contracts
-    that outbid it that some seat makes (``higher``, the bidding's missed chances)."""
+    that outbid it that some seat makes (``higher``, the bidding's missed chances); None
+    in Trischaken, and for a deal as dealt (no contract played)."""
     d = spec.dealt
+    if d.played is None:
+        return None
     con = d.played.contract
     if con.bid == "trischaken":
         return None
@@ -510,8 +602,9 @@ def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
         name = con.bid
         same = lambda c: (c.contract == name and c.called == con.called
                           and c.objective == "contract")
-    here = next(((c, r) for c, r in zip(spec.cells, results)
-                 if c.seat == con.declarer and same(c)), None)
+    mine = [(c, r) for c, r in zip(spec.cells, results) if c.seat == con.declarer and same(c)]
+    # the taker's own écart where the table has it, not the best one beside it
+    here = next((cr for cr in mine if cr[0].ecart == "given"), mine[0] if mine else None)
     out: dict[str, Any] = {"seat": con.declarer, "contract": con.bid}
     if here is None:
         out.update({"made": None, "asked": False})
@@ -563,18 +656,25 @@ def verdict_in(table: dict, position: Position) -> dict | None:
     return out
 
 
+def cell_json(cell: TableCell, r: CellResult) -> dict:
+    """One cell's JSON (docs/format.md): its name and what is proven of it — the same
+    object whether it is streamed as it changes or written in the whole table."""
+    obj = cell.key()
+    obj.update(r.to_json())
+    if cell.ecart == "given":
+        obj["ecart_cards"] = tokens(cell.given_ecart)
+    return obj
+
+
 def table_json(spec: TableSpec, results: list[CellResult], ident: Any = None) -> dict:
     """The table as one JSON object (docs/format.md, "A contract table"), without the
     search's own fields (status, seconds, nodes)."""
     d = spec.dealt
-    cells = []
-    for cell, r in zip(spec.cells, results):
-        obj = cell.key()
-        obj.update(r.to_json())
-        if cell.ecart == "given":
-            obj["ecart_cards"] = tokens(cell.given_ecart)
-        cells.append(obj)
-    out: dict[str, Any] = {"id": ident, "game": d.game, "first": d.first, "cells": cells}
+    cells = [cell_json(cell, r) for cell, r in zip(spec.cells, results)]
+    out: dict[str, Any] = {"id": ident, "game": d.game, "first": d.first}
+    if d.game == "at4":
+        out["counting"] = d.counting        # (what an Austrian cell's points count in)
+    out["cells"] = cells
     if spec.missing:
         out["missing"] = [m.to_json() for m in spec.missing]
     out["par"] = par(spec, results)

@@ -12,7 +12,8 @@ here).  A deal is shuffled and dealt by the rules of its game: the French taker'
 holds no king nor bout (a trump only when nothing else is left), and a prise or garde
 records the dog as it was shown (``shown_dog``), no hand is a petit sec,
 the fr5 called card is one the taker may call, Austrian Rufer games call a king the
-declarer does not hold, negative games are led by the declarer.  Endgames are reached
+declarer does not hold, each Austrian contract takes, lays away or leaves the talon as the
+seed says (:mod:`atout.talon`), negative games are led by the declarer.  Endgames are reached
 by playing random legal cards.
 
 Options of :func:`random_position` (all optional):
@@ -38,6 +39,7 @@ from .cards import (EXCUSE, KING, PETIT, QUEEN, CAVALIER, JACK, T21, is_trump, r
 from .contract import FR_BIDS, POIGNEE_LEVELS, POIGNEE_TRUMPS
 from .games import AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER, HAND_SIZE, SEATS, deck_of
 from .position import Position, parse_position
+from .talon import exchange
 
 __all__ = ["GAMES", "BIDS", "random_position", "random_endgame", "random_finished", "play_out"]
 
@@ -215,20 +217,22 @@ def _at4(rng, game, bid=None, *, declarer=None, for_seat=None, counting=None, ob
                 "played": [], "contract": contract}
 
     declarer = rng.randrange(4) if declarer is None else declarer
-    side: dict[str, list[str]] = {}
-    for c in outside:  # each side card counts for the camp of a random seat
-        side.setdefault(str(rng.randrange(4)), []).append(token(c))
-    contract = {"bid": bid, "declarer": declarer, "side_cards": side, "counting": counting}
+    called = None
     if bid in AT4_RUFER:
         own = set(hands[declarer])
         kings = [k for k in KINGS if k not in own] or list(KINGS)
-        if called_where == "side":
-            kings = [k for k in kings if k in outside]
+        if called_where == "side":         # (only a Solorufer's talon stays as it lies)
+            kings = [k for k in kings if k in outside and bid == "solorufer"]
         elif called_where == "partner":
             kings = [k for k in kings if k not in outside and k not in own]
         if not kings:
             return None
-        contract["called"] = token(rng.choice(kings))
+        called = rng.choice(kings)
+    # the talon taken, laid away or left by the contract's rules (seed 003: atout.talon)
+    side = exchange(rng, bid, declarer, hands, outside, called)
+    contract = {"bid": bid, "declarer": declarer, "side_cards": side, "counting": counting}
+    if called is not None:
+        contract["called"] = token(called)
     negative = bid in AT4_NEGATIVE_TRICKS
     if negative:
         first = declarer

@@ -9,19 +9,30 @@ lost: only the contract played, with its own écart, can be asked of it.
 
 An Austrian Tarock position has no such field: its hands are taken as dealt, and its six
 side cards as the talon (the format keeps no hands from before a talon game's exchange).
+
+A **deal as dealt** (docs/format.md) is that deal written by itself, before any bid: a
+position's ``game``, ``hands``, ``first`` (and ``players``, ``table``, ``board``) with the
+cards outside the hands — French ``dog``; Priestertarock ``dealer`` and ``open``; Austrian
+``talon`` — and no contract.  :func:`parse_deal` reads one (a TarotClub custom deal, the
+viewer's editor before the bidding); the contract table, ``atout show`` and ``atout
+export`` take it as they take a position's deal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import Card
-from .contract import DECLARER_CAMP
-from .errors import PositionError
-from .games import AT4_NEGATIVE_TRICKS
-from .position import Position
+from typing import Any
 
-__all__ = ["Dealt", "dealt", "TALON_GAMES"]
+from .cards import EXCUSE, PETIT, Card, is_trump
+from .contract import DECLARER_CAMP, _cards, _check_pack, _seat
+from .errors import PositionError
+from .games import AT4_NEGATIVE_TRICKS, OUTSIDE, SEATS, rules_for
+from .position import (DEALT_FIELDS, PEOPLE_FIELDS, Position, check_id, parse_first, parse_game,
+                       parse_hands, parse_people)
+from .printable import shown
+
+__all__ = ["Dealt", "dealt", "parse_deal", "is_deal", "deal_json", "TALON_GAMES", "OUTSIDE_FIELD"]
 
 #: at4 games whose declarer takes talon cards and discards (seed 003): their outcome hangs
 #: on that choice, so the table has them only where the position gives the discard
@@ -42,7 +53,7 @@ class Dealt:
     first: int
     hands: tuple[tuple[Card, ...], ...] | None
     outside: tuple[Card, ...] | None
-    played: Position
+    played: Position | None
     missing: PositionError | None = None
     dealer: int | None = None          # priest5
     counting: str = "seed"             # at4
@@ -92,3 +103,75 @@ def _french(position: Position, hands: tuple) -> Dealt:
     before = [c for c in list(hands[taker]) + list(dog) if c not in shown]
     dealt_hands = tuple(tuple(before) if s == taker else h for s, h in enumerate(hands))
     return Dealt(position.game, position.first, dealt_hands, shown, position, notes=notes)
+
+
+#: the field of a deal as dealt that holds the cards outside the hands, by game
+OUTSIDE_FIELD = {"fr3": "dog", "fr4": "dog", "fr5": "dog", "priest5": "open", "at4": "talon"}
+
+
+def parse_deal(obj: Any) -> Dealt:
+    """A deal as dealt (no contract, no card played), checked: the hands of the game's
+    size, the cards outside them (``dog``, ``open``, ``talon``) completing the pack, the
+    first leader (in Priestertarock the seat after ``dealer``), no French petit sec (such a
+    deal is void); raises :class:`PositionError` naming the field."""
+    game = parse_game(obj)
+    allowed = ("id", "game", "hands", "first", "played", OUTSIDE_FIELD[game]) + PEOPLE_FIELDS
+    allowed += ("dealer",) if game == "priest5" else ()
+    for key in sorted(obj, key=str):
+        if key not in allowed:
+            if key == "contract":
+                raise PositionError("contract", "a deal as dealt has no contract (a position "
+                                                "with one gives its dog, open cards or talon there)")
+            if key in DEALT_FIELDS:
+                raise PositionError(key, f"not a field of a {game} deal as dealt (its cards "
+                                         f"outside the hands are {OUTSIDE_FIELD[game]})")
+            raise PositionError(shown(key), "unknown field")
+    if obj.get("id") is not None:
+        check_id(obj["id"])
+    seats = SEATS[game]
+    hands = parse_hands(obj, game)
+    first = parse_first(obj, seats)
+    if obj.get("played"):
+        raise PositionError("played", "a deal as dealt has no card played: give its contract "
+                                      "to play it")
+    rules = rules_for(game)
+    fld = OUTSIDE_FIELD[game]
+    if fld not in obj:
+        raise PositionError(fld, "is missing")
+    outside = _cards(obj[fld], fld, rules)
+    if len(outside) != OUTSIDE[game]:
+        raise PositionError(fld, f"must hold {OUTSIDE[game]} cards, not {len(outside)}")
+    _check_pack(rules, hands, outside, fld)
+    dealer = None
+    if game == "priest5":
+        if "dealer" not in obj:
+            raise PositionError("dealer", "is missing")
+        dealer = _seat(obj["dealer"], "dealer", seats)
+        if first != (dealer + 1) % seats:
+            raise PositionError("first", f"the player after the dealer leads (seat "
+                                         f"{(dealer + 1) % seats})")
+    if game.startswith("fr"):
+        for seat, h in enumerate(hands):
+            if [c for c in h if is_trump(c) or c == EXCUSE] == [PETIT]:
+                raise PositionError(f"hands[{seat}]", "petit sec: the only trump is T1 (the "
+                                                      "deal is void)")
+    parse_people(obj, seats)
+    return Dealt(game, first, tuple(tuple(h) for h in hands), tuple(outside), None,
+                 dealer=dealer)
+
+
+def is_deal(obj: Any) -> bool:
+    """An object written as a deal as dealt (no contract, its cards outside the hands
+    beside them): read by :func:`parse_deal`, not as a position."""
+    return isinstance(obj, dict) and "contract" not in obj and any(k in obj for k in DEALT_FIELDS)
+
+
+def deal_json(d: Dealt, ident: Any = None) -> dict:
+    """A deal as dealt's object (docs/format.md), from a :class:`Dealt` whose hands are known."""
+    from .cards import tokens
+    obj: dict[str, Any] = {} if ident is None else {"id": ident}
+    obj.update({"game": d.game, "hands": [tokens(h) for h in d.hands], "first": d.first})
+    if d.game == "priest5":
+        obj["dealer"] = d.dealer
+    obj[OUTSIDE_FIELD[d.game]] = tokens(d.outside)
+    return obj

@@ -27,7 +27,7 @@ from .cards import EXCUSE, KING, PETIT, T21, Card, is_trump, rank, suit
 from .errors import Stopped
 from .games import Rules
 
-__all__ = ["EcartClass", "class_key", "ecart_classes", "may_discard", "promise"]
+__all__ = ["EcartClass", "class_key", "ecart_classes", "ecart_choices", "may_discard", "promise"]
 
 BOUTS = (PETIT, T21, EXCUSE)
 TRUMPS = 4          # the suit number of the trumps (atout.cards.TAROCK)
@@ -47,6 +47,15 @@ class EcartClass(NamedTuple):
 def may_discard(c: Card) -> bool:
     """No king and no bout in an écart (a trump only when forced: :func:`ecart_classes`)."""
     return c not in BOUTS and (is_trump(c) or rank(c) != KING)
+
+
+def ecart_choices(cards: Iterable[Card], size: int) -> list[Card]:
+    """The cards of ``cards`` (the taker's hand and the dog) that some écart of ``size``
+    cards may hold: every card :func:`may_discard` allows, the trumps among them only when
+    fewer than ``size`` other cards may go (atout.contract checks a whole écart so)."""
+    allowed = [c for c in cards if may_discard(c)]
+    plain = [c for c in allowed if not is_trump(c)]
+    return allowed if len(plain) < size else plain
 
 
 def promise(ecart: Iterable[Card], taker_cards: Iterable[Card], rules: Rules) -> tuple:
@@ -208,14 +217,39 @@ def ecart_classes(rules: Rules, hands: list[list[Card]], taker: int, dog: Iterab
 
     # Each combination of the suits' classes is one class of écarts: the suits' signatures
     # tell the games apart, and every écart of it ranks the same (promise() reads only
-    # the cards gone from each suit, their number and points).
-    classes = []
+    # the cards gone from each suit, their number and points).  Each class's rank is
+    # worked out as it is made, between two questions to ``stop`` (sorting tens of
+    # thousands of classes by promise() itself took seconds that no stop could cut short).
+    rank_of = _promise_key(setup, rules)
+    ranked = []
     for chosen in spread(0, need, ()):
         steps.take()
         ecart = tuple(sorted(forced + [c for _, subset, _ in chosen for c in subset]))
         size = 1
         for _, _, count in chosen:
             size *= count
-        classes.append(EcartClass(ecart, size))
-    classes.sort(key=lambda k: (promise(k.ecart, setup.taker_cards, rules), k.ecart))
-    return classes
+        ranked.append((rank_of(ecart), ecart, size))
+    ranked.sort()
+    return [EcartClass(ecart, size) for _, ecart, size in ranked]
+
+
+def _promise_key(setup: _Setup, rules: Rules) -> Callable[[tuple[Card, ...]], tuple]:
+    """:func:`promise` for this taker's écarts, what the taker's cards share counted once:
+    the same key, in a fraction of the time."""
+    length = [0, 0, 0, 0]               # the taker's suit cards, by suit
+    for c in setup.taker_cards:
+        if not is_trump(c) and c != EXCUSE:
+            length[suit(c)] += 1
+    points = rules.points
+
+    def key(ecart: tuple[Card, ...]) -> tuple:
+        gone = [0, 0, 0, 0]
+        from_long = worth = 0
+        for c in ecart:
+            worth += points[c]
+            if not is_trump(c):
+                gone[suit(c)] += 1
+                from_long += length[suit(c)]
+        voids = sum(1 for s in range(4) if length[s] == gone[s])
+        return (-voids, -worth, from_long)
+    return key

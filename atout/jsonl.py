@@ -3,7 +3,9 @@
 Each line becomes a :class:`Record`: its 1-based line number, a label for messages
 (the position's ``id`` when it has one, else ``line N``), and either the parsed
 :class:`~atout.position.Position` or the :class:`~atout.errors.PositionError` that
-refused it.
+refused it.  The commands that take a deal as dealt too (``show``, ``table``, ``export``,
+``validate``) read with ``deals=True``: such a line's record holds its
+:class:`~atout.dealt.Dealt` instead of a position.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, Iterator
 
 from atout.errors import PositionError
+from atout.dealt import is_deal, parse_deal
 from atout.position import Position, check_id, parse_position
 from atout.printable import printable
 
@@ -28,6 +31,8 @@ class Record:
     id: object = None
     position: Position | None = None
     error: PositionError | None = None
+    #: a deal as dealt (no contract yet), where the command takes one (``deals=True``)
+    deal: Any = None
 
 
 def _label(obj, line: int):
@@ -83,8 +88,9 @@ def decode_json(data: bytes | str) -> Any:
         raise PositionError("json", "not valid JSON: nested too deeply") from None
 
 
-def parse_line(raw: bytes, line: int) -> Record:
-    """Parse one raw line (without the newline) into a Record."""
+def parse_line(raw: bytes, line: int, deals: bool = False) -> Record:
+    """Parse one raw line (without the newline) into a Record (``deals``: a deal as dealt
+    is read as one)."""
     if len(raw) > MAX_LINE_BYTES:
         return Record(line, f"line {line}", error=PositionError(
             "json", f"line of {len(raw)} bytes is longer than {MAX_LINE_BYTES}"))
@@ -98,6 +104,8 @@ def parse_line(raw: bytes, line: int) -> Record:
                     "(e.g. jq -c '.[]' FILE)"))
     label, ident = _label(obj, line)
     try:
+        if deals and is_deal(obj):
+            return Record(line, label, ident, deal=parse_deal(obj))
         return Record(line, label, ident, position=parse_position(obj))
     except PositionError as e:
         return Record(line, label, ident, error=e)
@@ -153,11 +161,11 @@ def split_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
         yield number, (raw if len(raw) <= MAX_LINE_BYTES else None), len(raw)
 
 
-def read_records(stream: BinaryIO) -> Iterator[Record]:
-    """Records of a binary stream, one per non-blank line."""
+def read_records(stream: BinaryIO, deals: bool = False) -> Iterator[Record]:
+    """Records of a binary stream, one per non-blank line (``deals``: deals as dealt too)."""
     for number, raw, size in split_lines(stream):
         if raw is None:
             yield Record(number, f"line {number}", error=PositionError(
                 "json", f"line of {size} bytes is longer than {MAX_LINE_BYTES}"))
         else:
-            yield parse_line(raw, number)
+            yield parse_line(raw, number, deals)

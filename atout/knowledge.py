@@ -42,6 +42,7 @@ from .cards import (EXCUSE, JACK, KING, PETIT, QUEEN, CAVALIER, Card, card, is_t
 from .contract import POIGNEE_LEVELS, POIGNEE_TRUMPS
 from .games import AT4_NEGATIVE_TRICKS, AT4_RUFER, HAND_SIZE
 from .position import Position
+from .talon import TALON_RUFER, _first_choice, may_lay_away, takes
 from .tricks import legal_cards
 
 __all__ = ["Knowledge", "Case", "seat_knowledge", "view", "piles", "seen_outside", "laid_open",
@@ -169,10 +170,13 @@ def seen_outside(position: Position, seat: int) -> dict:
             seen = cards[:min(len(cards), len(position.tricks))]
         else:
             key = int(place.split(":")[1])
+            # cards of the kind laid away only when too few of the other may go are laid
+            # away openly (seed 003: "müssen ... offen abgelegt werden"), for all to see
+            shown = tuple(c for c in cards if not _first_choice(con.bid, c))
             if con.bid in AT4_TALON_OWN:
-                seen = cards if key == seat else ()
+                seen = cards if key == seat else shown
             elif con.bid in AT4_TALON_OPEN:
-                seen = cards if (key != con.declarer or seat == con.declarer) else ()
+                seen = cards if (key != con.declarer or seat == con.declarer) else shown
             else:
                 seen = ()
         out[place] = tuple(seen)
@@ -323,8 +327,12 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
                 Case(allowed=((PETIT, frozenset({p})),),
                      at_least=((p, others, 1),) if may_be_sec(p) else ())
                 for p in sorted(allowed[PETIT], key=str)))
-    elif game == "at4" and con.bid in AT4_RUFER and seat != con.declarer:
-        # A Rufer calls a king the declarer does not hold, unless it holds all four.
+    if game == "at4" and con.bid != "trischaken":
+        _talon_rules(con, seat, pile_cards, known, hidden, allowed, ban)
+    if game == "at4" and con.bid in AT4_RUFER and con.bid not in TALON_RUFER \
+            and seat != con.declarer:
+        # A Solorufer calls a king the declarer does not hold, unless it holds all four (a
+        # Rufer with talon may hold it: taken from the talon).
         declarer, called = con.declarer, con.called
         kings = [suit_card(s, KING) for s in range(4)]
         all_kings = Case(allowed=tuple((k, frozenset({declarer})) for k in kings if k in allowed))
@@ -346,6 +354,34 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
                      allowed={c: frozenset(ps) for c, ps in allowed.items()},
                      at_least=tuple(at_least), alternatives=tuple(alternatives),
                      talon_seen=seen.get(TALON, ()))
+
+
+def _talon_rules(con, seat: int, pile_cards: dict, known: dict, hidden: tuple, allowed: dict,
+                 ban) -> None:
+    """What the seed's talon rules (:mod:`atout.talon`) tell a seat of the hidden cards:
+    nothing is laid away that may not be, a card of the second kind only openly (so the
+    hidden ones lie elsewhere) and only by a seat left with none of the first kind; a
+    Solorufer's talon counts for the opponents, the called king lying in it for the
+    declarer — so the seat a pile is listed under is no partner."""
+    declarer = con.declarer
+    for s in takes(con.bid, declarer):
+        place = f"side:{s}"
+        if s == seat or place not in pile_cards:
+            continue                    # (its own: it knows it)
+        ban(place, [c for c in hidden if not may_lay_away(c)])
+        ban(place, [c for c in hidden if not _first_choice(con.bid, c)])
+        if any(not _first_choice(con.bid, c) for c in known[place]):
+            ban(s, [c for c in hidden if _first_choice(con.bid, c)])
+    if con.bid == "solorufer":
+        mine = f"side:{declarer}"
+        if mine in pile_cards:          # the called king, and it alone
+            if con.called in allowed:
+                allowed[con.called] &= {mine}
+            ban(mine, [c for c in hidden if c != con.called])
+        else:
+            if con.called in allowed:
+                allowed[con.called] -= {p for p in pile_cards}
+                allowed[con.called] -= {int(p.split(":")[1]) for p in pile_cards}
 
 
 def _plays(position: Position) -> list:

@@ -236,23 +236,22 @@ def _check_players(players: Any, seats: int) -> None:
             _check_name(name, f"players[{s}]", "or null")
 
 
-def parse_position(obj: Any) -> Position:
-    """Validate a position object (already decoded from JSON) and replay its cards."""
+def parse_game(obj: Any) -> str:
+    """The object's ``game`` (the first thing read of a position or a deal as dealt)."""
     if not isinstance(obj, dict):
         raise PositionError("position", "must be a JSON object")
-    for key in sorted(obj, key=str):    # the same first one whatever the order (contract.py)
-        if key not in ("id", "game", "hands", "first", "played", "contract") + PEOPLE_FIELDS:
-            raise PositionError(shown(key), "unknown field")
-    ident = obj.get("id")
-    if ident is not None:
-        check_id(ident)
     game = obj.get("game")
     if game not in GAMES:
         raise PositionError("game", f"unknown game (expected one of: {', '.join(GAMES)})"
                             if "game" in obj else "is missing")
+    return game
+
+
+def parse_hands(obj: dict, game: str) -> list[list[Card]]:
+    """``hands``: one list per seat, each of the game's hand size, every card of the
+    game's pack and held once."""
     seats, size = SEATS[game], HAND_SIZE[game]
     deck = set(deck_of(game))
-
     if "hands" not in obj:
         raise PositionError("hands", "is missing")
     raw_hands = obj["hands"]
@@ -279,23 +278,67 @@ def parse_position(obj: Any) -> Position:
             seen[c] = fld
             hand.append(c)
         hands.append(hand)
+    return hands
 
+
+def parse_first(obj: dict, seats: int) -> int:
     first = obj.get("first")
     if type(first) is not int or not 0 <= first < seats:
         raise PositionError("first", f"must be a seat number 0..{seats - 1}"
                             if "first" in obj else "is missing")
-    if "contract" not in obj:
-        raise PositionError("contract", "is missing")
-    contract = parse_contract(game, obj["contract"], hands, first)
+    return first
 
-    pos = Position(game, hands, first, contract, ident)
+
+def parse_people(obj: dict, seats: int) -> tuple:
+    """``players``, ``table`` and ``board`` (each None where not given), checked."""
+    players = None
     if obj.get("players") is not None:
         _check_players(obj["players"], seats)
-        pos.players = list(obj["players"])
+        players = list(obj["players"])
+    labels = []
     for key in ("table", "board"):
         if obj.get(key) is not None:
             _check_label(obj[key], key)
-            setattr(pos, key, obj[key])
+        labels.append(obj.get(key))
+    return (players, *labels)
+
+
+#: the fields of a deal as dealt that a position has not (atout/dealt.py)
+DEALT_FIELDS = ("dog", "open", "dealer", "talon")
+
+
+def _dealt_only(obj: dict) -> bool:
+    """A deal as dealt, sent where a position is wanted (to say so in the refusal)."""
+    return any(key in obj for key in DEALT_FIELDS)
+
+
+def parse_position(obj: Any) -> Position:
+    """Validate a position object (already decoded from JSON) and replay its cards."""
+    if not isinstance(obj, dict):
+        raise PositionError("position", "must be a JSON object")
+    if "contract" not in obj and _dealt_only(obj):
+        # a deal as dealt: said as such below, once its own fields are checked
+        fields = ("id", "game", "hands", "first", "played") + DEALT_FIELDS + PEOPLE_FIELDS
+    else:
+        fields = ("id", "game", "hands", "first", "played", "contract") + PEOPLE_FIELDS
+    for key in sorted(obj, key=str):    # the same first one whatever the order (contract.py)
+        if key not in fields:
+            raise PositionError(shown(key), "unknown field")
+    ident = obj.get("id")
+    if ident is not None:
+        check_id(ident)
+    game = parse_game(obj)
+    seats, size = SEATS[game], HAND_SIZE[game]
+    hands = parse_hands(obj, game)
+    first = parse_first(obj, seats)
+    if "contract" not in obj:
+        raise PositionError("contract", "is missing" if not _dealt_only(obj) else
+                            "is missing: this is a deal as dealt, not yet bid (atout table, "
+                            "show and export take it; give the contract to play it)")
+    contract = parse_contract(game, obj["contract"], hands, first)
+
+    pos = Position(game, hands, first, contract, ident)
+    pos.players, pos.table, pos.board = parse_people(obj, seats)
     played = obj.get("played", [])
     if not isinstance(played, list):
         raise PositionError("played", "must be a list of cards")

@@ -12,6 +12,8 @@
     atout table [FILE|-] ...    the double-dummy contract table of each deal, and its par
     atout batch IN -o OUT ...   solve a puzzle set (or analyse played deals) on every core
     atout report OUT -o PAGE    a session's analyses as one HTML page
+    atout import FILE...        TarotClub's deal files as positions
+    atout export [FILE|-] ...   positions as TarotClub's deal files
 
 Every command reads JSON Lines (docs/format.md) from FILE or standard input.  A user never
 sees a traceback: bad input is a line on stderr naming the field, and the exit
@@ -49,6 +51,8 @@ COMMANDS = (
     "batch_cmd",
     "report_cmd",
     "deal_cmd",
+    "import_cmd",
+    "export_cmd",
     "serve_cmd",
     "view_cmd",
 )
@@ -190,7 +194,7 @@ def add_search_options(p: argparse.ArgumentParser, table_help: str = "") -> None
 def cmd_validate(args) -> int:
     bad = checked = 0
     with _open_input(args.file) as f:
-        for rec in read_records(f):
+        for rec in read_records(f, deals=True):    # a deal as dealt is checked as one
             checked += 1
             if rec.error is not None:
                 bad += 1

@@ -98,14 +98,17 @@ class Searches:
             raise box["error"]
         return box.get("value")
 
-    def answers(self, records: Iterable, search: Callable) -> Iterator[tuple[Any, Any]]:
+    def answers(self, records: Iterable, search: Callable,
+                emit_error: Callable | None = None) -> Iterator[tuple[Any, Any]]:
         """(record, answer) for each good record: ``search(position, cancel=...)``'s answer.
         A bad record, or a search that failed (a position the search refuses, out of
-        memory, a bug: the user keeps the other lines), is an error line instead, counted
-        in ``bad``.  After a Ctrl-C the answer yielded is the last one."""
+        memory, a bug: the user keeps the other lines), is an error line instead
+        (``emit_error(record, error)``; by default the JSON line), counted in ``bad``.
+        After a Ctrl-C the answer yielded is the last one."""
         from atout.errors import PositionError
 
-        from .cli import emit_error
+        if emit_error is None:
+            from .cli import emit_error
         for rec in records:
             error = rec.error
             if error is None:

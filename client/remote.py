@@ -256,13 +256,15 @@ class Client:
     def table(self, position, *, time_limit: float | None = None, contracts=None,
               values: bool = False, timeout: float | None = None) -> Iterator[dict]:
         """The contract table of ``position``'s deal as dealt (``atout table``), told as it
-        is proven: ``{"cells": [the cells that changed]}`` as they change, and last
-        ``{"table": the whole table}`` (the object of ``atout table``)."""
+        is proven: ``{"cells": [...]}`` first with every cell in the table's order, then
+        with the cells that changed as they change, and last ``{"table": the whole
+        table}`` (the object of ``atout table``)."""
         from atout.contract_table import table_spec
         from atout.dealt import dealt
         from atout.proto.table import cell_object, table_object
         message, pos = _checked(position)
-        table_spec(dealt(pos), contracts)        # (a contract the table has not: refused here)
+        # a contract the table has not: refused here (the écarts are the server's to count)
+        table_spec(dealt(pos), contracts, count_ecarts=False)
         request = pb.TableRequest(position=message,
                                   contracts=list(contracts or ()),
                                   values=options.flag(values, "values"))

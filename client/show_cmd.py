@@ -10,7 +10,8 @@ deal is in the link): the table the link shows, at its card, its what-if line pl
 ``--svg OUT`` draws each position as a picture (atout/present/picture.py, as the viewer's "Save
 image"), ``--values`` with its double-dummy value and each legal card's cost;
 ``--make-link`` prints each position's viewer link; ``--json`` the positions as JSON lines.
-``--card K`` shows each position after its first K cards played (as a link's ``card=``);
+A deal as dealt (docs/format.md: no contract yet) is shown as its hands and the cards
+outside them.  ``--card K`` shows each position after its first K cards played (as a link's ``card=``);
 without it a picture of a finished deal is drawn before its first card, not at its end
 (where no hand holds a card), and stderr says so.
 """
@@ -65,8 +66,11 @@ def _at_card(label, obj, pos, link, args):
     """The position at the card ``--card`` asks (a link: along its line), or for a picture
     of a finished deal before its first card; (obj, pos), or None when the position has
     fewer cards (said on stderr)."""
+    from atout.dealt import Dealt
     from atout.position import parse_position
 
+    if isinstance(pos, Dealt):
+        return obj, pos                              # (no card played: --card is moot)
     line = link["line"] if link is not None else obj["played"]
     k = args.card
     if k is None:
@@ -85,6 +89,8 @@ def _at_card(label, obj, pos, link, args):
 def _records(args):
     """(label, position object, Position) for each good position, counting the bad ones
     (said on stderr) in ``bad[0]``; with --link the one position of the link."""
+    from atout.dealt import deal_json
+    from atout.errors import PositionError
     from atout.jsonl import read_records
     from atout.position import parse_position
 
@@ -99,10 +105,16 @@ def _records(args):
         yield "link", obj, parse_position(obj), link
         return
     with _open_input(args.file or "-") as f:
-        for rec in read_records(f):
+        for rec in read_records(f, deals=True):
+            if rec.error is None and rec.deal is not None and (args.svg or args.make_link):
+                rec.error = PositionError("contract", "is missing: a deal as dealt is drawn and "
+                                                      "linked once it has a contract")
             if rec.error is not None:
                 print(f"{rec.label}: {rec.error.field}: {rec.error.reason}", file=sys.stderr)
                 yield rec.label, None, None, None
+                continue
+            if rec.deal is not None:                 # a deal as dealt: no position to play
+                yield rec.label, deal_json(rec.deal, rec.id), rec.deal, None
                 continue
             yield rec.label, rec.position.to_json(), rec.position, None
 
@@ -146,7 +158,7 @@ def _svg_path(out: str, n: int, many: bool) -> str:
 
 def run(args) -> int:
     from atout.errors import PositionError
-    from atout.present.text import describe_position, want_ascii
+    from atout.present.text import describe_deal, describe_position, want_ascii
 
     from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
@@ -186,7 +198,7 @@ def run(args) -> int:
             from atout.present.link import make_link
             print(make_link(args.make_link, obj))
             continue
-        text = describe_position(pos, ascii)
+        text = describe_deal(pos, obj.get("id"), ascii) if "contract" not in obj else describe_position(pos, ascii)
         if link is not None and _link_note(link, ascii, pos.game):
             text += "\n" + _link_note(link, ascii, pos.game)
         sys.stdout.write(("" if first else "\n") + text + "\n")

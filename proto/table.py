@@ -69,7 +69,8 @@ _KEYS = ("seat", "contract", "called", "partner", "objective", "calls", "ecart")
 def table_message(table: dict) -> pb.ContractTable:
     msg = pb.ContractTable(status=STATUS_OF[table["status"]], game=table["game"],
                            first=table["first"], stopped_by=table.get("stopped_by") or "",
-                           nodes=table.get("nodes", 0), seconds=table.get("seconds", 0.0))
+                           nodes=table.get("nodes", 0), seconds=table.get("seconds", 0.0),
+                           counting=table.get("counting", ""))
     _set_id(msg, table.get("id"))
     for cell in table["cells"]:
         cell_message(cell, msg.cells.add())
@@ -81,6 +82,9 @@ def table_message(table: dict) -> pb.ContractTable:
     if par.get("contract") is not None:
         cell_message(par, msg.par.cell)
         msg.par.announcements.extend(par.get("announcements", ()))
+    for c in par.get("open", ()):
+        cell_message(c, msg.par.open.add())
+    msg.par.unasked.extend(par.get("unasked", ()))
     played = table.get("played")
     if played is not None:
         msg.played.seat, msg.played.contract = played["seat"], played["contract"]
@@ -97,8 +101,10 @@ def table_message(table: dict) -> pb.ContractTable:
 
 def table_object(msg: pb.ContractTable) -> dict:
     table: dict[str, Any] = {"id": _get_id(msg), "status": STATUS_NAME.get(msg.status, "ok"),
-                             "game": msg.game, "first": msg.first,
-                             "cells": [cell_object(c) for c in msg.cells]}
+                             "game": msg.game, "first": msg.first}
+    if msg.game == "at4":
+        table["counting"] = msg.counting or "seed"
+    table["cells"] = [cell_object(c) for c in msg.cells]
     if msg.missing:
         table["missing"] = [{"contract": m.contract, "seats": list(m.seats), "field": m.field,
                              "reason": m.reason} for m in msg.missing]
@@ -111,6 +117,10 @@ def table_object(msg: pb.ContractTable) -> dict:
         par["proven"] = msg.par.proven
     else:
         par = {"contract": None, "proven": msg.par.proven}
+    if msg.par.open:
+        par["open"] = [cell_object(c, result=False) for c in msg.par.open]
+    if msg.par.unasked:
+        par["unasked"] = list(msg.par.unasked)
     table["par"] = par
     if msg.HasField("played"):
         p = msg.played

@@ -13,13 +13,16 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
                          "confidence": 0.95}
                         -> the `atout advise` line (docs/single-dummy.md), its draws on the pool
     POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
-                        "finished"}, or {"ok": false, "field", "reason"} for a refused position
+                        "finished"} ("deal": true for a deal as dealt), or {"ok": false,
+                        "field", "reason"} for a refused position
     POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
                         with "seat", as that seat sees the table
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
                         -> {"svg", "name"}: the table as an SVG picture (atout/present/picture.py);
                         real_played (the deal's cards as really played) marks a what-if
-    POST /api/contract-table[/stream]   the deal's contract table (server/table_http.py)
+    POST /api/contract-table[/stream|/stop]   the deal's contract table (server/table_http.py)
+    POST /api/draft     a deal being entered, checked by the rules (server/draft_http.py)
+    POST /api/import    a TarotClub deal file's deals as positions (server/draft_http.py)
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining or while no search
                         process runs); open without a token
@@ -62,6 +65,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from atout import options
+from atout.dealt import is_deal, parse_deal
 from atout.errors import PositionError
 from atout.present import picture
 from atout.present.view import table
@@ -71,6 +75,7 @@ from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, check as ch
 
 from .advice import AdviceFailed, advise_on_pool
 from .clients import slot_of
+from .draft_http import draft_answer, import_answer
 from .http_io import (CHALLENGE, LOG_NOTE, HttpError, Json, check_keys, disconnected, gone,
                       internal_error, invalid, not_routed, position_of, read_json,
                       request_option, unauthenticated)
@@ -81,10 +86,15 @@ from .pool import SearchPool, WorkerDied
 from .review_http import Reviews, analyze_stream
 from .security import bearer_ok
 from .static_files import file_answer, static_files
-from .table_http import contract_table, contract_table_stream
+from .table_http import contract_table, contract_table_stop, contract_table_stream
 from .worker import Done, Failed, done, failed
 
 log = logging.getLogger("atout.server")
+
+
+async def _now(answer):
+    """An answer worked out at once (no search), as the awaitable answer_json wants."""
+    return answer
 
 DEFAULT_TIME_LIMIT = 10.0
 
@@ -115,6 +125,8 @@ class HttpApi:
         self.draining = False
         #: the finished reviews and who each session belongs to (review_http.py)
         self.reviews = Reviews()
+        #: how to stop the contract table streamed in a slot, keeping what it proved
+        self.table_stops: dict[tuple[str, str], dict] = {}
         self.app = Logged(Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
@@ -129,7 +141,11 @@ class HttpApi:
             # the contract table (atout table): server/table_http.py
             Route("/api/contract-table", self.contract_table, methods=["POST"]),
             Route("/api/contract-table/stream", self.contract_table_stream, methods=["POST"]),
+            Route("/api/contract-table/stop", self.contract_table_stop, methods=["POST"]),
             Route("/api/picture", self.picture, methods=["POST"]),
+            # bringing a deal in: the editor's checks, TarotClub's files (server/draft_http.py)
+            Route("/api/draft", self.draft, methods=["POST"]),
+            Route("/api/import", self.import_file, methods=["POST"]),
         ], lifespan=self._lifespan if self.own_pool else None,
             exception_handlers={Exception: internal_error, 404: not_routed, 405: not_routed}))
 
@@ -214,6 +230,13 @@ class HttpApi:
             check_keys(obj, ("position",))
             if "position" not in obj:
                 raise invalid("position", "is missing")
+            if is_deal(obj["position"]):        # a deal as dealt: no contract, no card played
+                try:
+                    d = parse_deal(obj["position"])
+                except PositionError as e:
+                    return {"ok": False, "field": e.field, "reason": e.reason}
+                return {"ok": True, "id": obj["position"].get("id"), "game": d.game, "played": 0,
+                        "finished": False, "deal": True}
             try:
                 _, pos = position_of(obj)
             except HttpError as e:
@@ -232,11 +255,20 @@ class HttpApi:
             return table(pos, seat)
         return await self.answer_json(request, work)
 
+    async def draft(self, request: Request) -> Response:
+        return await self.answer_json(request, lambda request, obj: _now(draft_answer(obj)))
+
+    async def import_file(self, request: Request) -> Response:
+        return await self.answer_json(request, lambda request, obj: _now(import_answer(obj)))
+
     async def contract_table(self, request: Request) -> Response:
         return await contract_table(self, request)
 
     async def contract_table_stream(self, request: Request) -> Response:
         return await contract_table_stream(self, request)
+
+    async def contract_table_stop(self, request: Request) -> Response:
+        return await contract_table_stop(self, request)
 
     async def picture(self, request: Request) -> Response:
         async def work(request, obj):

@@ -37,9 +37,11 @@ class Logged:
             if message["type"] == "http.response.start":
                 answer["status"] = message["status"]
                 if new:
+                    # (Secure over TLS: the browser then never sends it in the clear)
+                    secure = "; Secure" if scope.get("scheme") == "https" else ""
                     message = {**message, "headers": [*message.get("headers", ()), (
                         b"set-cookie", f"{CLIENT_COOKIE}={client}; Path=/; HttpOnly; "
-                        "SameSite=Strict".encode())]}
+                        f"SameSite=Strict{secure}".encode())]}
             await send(message)
         reason = None
         try:

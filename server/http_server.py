@@ -15,7 +15,12 @@ option, :mod:`.limits`):
 - a TLS handshake and each request's head must be complete within ``header_timeout``
   seconds, a request's body within ``body_timeout`` (checked by the API as it reads it,
   :mod:`.http`), and a kept-alive connection with no request for ``idle_timeout``
-  seconds is closed (uvicorn's ``timeout_keep_alive``); a head is at most 16 KiB (h11);
+  seconds is closed (uvicorn's ``timeout_keep_alive``); a head is at most 16 KiB
+  (:data:`MAX_HEAD_BYTES`: h11 bounds a head that arrives in parts, this one a head that
+  arrives whole);
+- a request with both ``Content-Length`` and ``Transfer-Encoding`` — which two servers
+  on its way may frame differently, so that a request smuggled behind it is served — is
+  refused (400) and its connection closed (:class:`_Checked`);
 - ``accept`` failing for want of file descriptors pauses the loop instead of spinning.
 
 What this closes is counted, not logged per connection: one line per kind every
@@ -39,6 +44,37 @@ ACCEPT_PAUSE = 0.1
 #: seconds a connection must have been idle before a new one at the cap may take its place
 #: (so that a client reconnecting in a loop cannot push out connections just made)
 EVICTABLE_AFTER = 1.0
+#: the most bytes a request's head may hold (h11's bound for a head still arriving)
+MAX_HEAD_BYTES = 16 << 10
+
+
+class _Checked:
+    """uvicorn's h11 connection, each request's head checked as it comes out: one over
+    :data:`MAX_HEAD_BYTES` (h11 bounds only a head still incomplete in its buffer, so a
+    64 KiB head sent at once was answered), or one with both ``Content-Length`` and
+    ``Transfer-Encoding``, is a protocol error — which uvicorn answers 400, closing the
+    connection with whatever was sent behind the request."""
+
+    def __init__(self, conn):
+        self._conn = conn
+
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+
+    def next_event(self):
+        import h11
+
+        event = self._conn.next_event()
+        if isinstance(event, h11.Request):
+            names = {name for name, _ in event.headers}      # (h11 writes them lower-case)
+            size = len(event.method) + len(event.target) + 12 + sum(
+                len(name) + len(value) + 4 for name, value in event.headers)
+            if size > MAX_HEAD_BYTES:
+                raise h11.RemoteProtocolError(f"a request head of more than {MAX_HEAD_BYTES} "
+                                              "bytes", error_status_hint=431)
+            if b"content-length" in names and b"transfer-encoding" in names:
+                raise h11.RemoteProtocolError("both Content-Length and Transfer-Encoding")
+        return event
 
 
 def _protocol_class():
@@ -53,6 +89,7 @@ def _protocol_class():
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
+            self.conn = _Checked(self.conn)
             self._head_timer = None
             self._seen = None          # the request whose head came last
             self.active = self.loop.time()      # the last bytes in, or the last answer out

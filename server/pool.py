@@ -373,13 +373,14 @@ class SearchPool:
         return self.stream("review", obj, settings,
                            prefer=int(session.split("-")[0]) if session else None)
 
-    def stream(self, kind: str, obj: dict, settings: dict, prefer: int | None = None
-               ) -> tuple[asyncio.Future, AsyncIterator[dict]]:
+    def stream(self, kind: str, obj: dict, settings: dict, prefer: int | None = None,
+               stopper: dict | None = None) -> tuple[asyncio.Future, AsyncIterator[dict]]:
         """A job that tells what it finds as it goes (a review, a contract table) begun on
-        the pool: its future and its progress messages, every one, as :meth:`review`."""
+        the pool: its future and its progress messages, every one, as :meth:`review`
+        (``stopper``: see :meth:`run`)."""
         told: asyncio.Queue = asyncio.Queue()
         search = asyncio.ensure_future(self.run(kind, obj, settings, on_progress=told.put_nowait,
-                                                prefer=prefer))
+                                                prefer=prefer, stopper=stopper))
 
         async def messages():
             waiting = None
@@ -402,18 +403,29 @@ class SearchPool:
         return search, messages()
 
     async def run(self, kind: str, obj: dict, options: dict, *,
-                  on_progress: Callable | None = None, prefer: int | None = None) -> tuple:
-        """Run one job on a free worker; its answer tuple (see :mod:`.worker`).  A job lost
-        with its worker runs once more, with what is left of its ``time_limit``.
+                  on_progress: Callable | None = None, prefer: int | None = None,
+                  stopper: dict | None = None) -> tuple:
+        """Run one job on a free worker; its answer tuple (see :mod:`.worker`).  Its
+        ``time_limit`` counts from this call: the time waiting for a worker is taken from
+        it, and a job lost with its worker runs once more with what is left.
         ``on_progress(data)``: called with each ("progress", job, data) the job sends;
         ``prefer``: the pid of the worker to run it on if that one is idle (it keeps what
         an earlier job found); a job of a kind in :data:`BORROWERS` is lent the idle
-        workers' cores (``options["threads"]`` set, and changed as calls come and go)."""
+        workers' cores (``options["threads"]`` set, and changed as calls come and go);
+        ``stopper``: a dict in which the job puts ``stop``, which tells its search to stop
+        where it is and answer with what it found (as Ctrl-C does) — set ``asked`` in it
+        before the job begins and it stops as soon as it does."""
         started = time.monotonic()
         for attempt in range(1, ATTEMPTS + 1):
             worker = await self._take(prefer)
+            if options.get("time_limit") is not None:
+                # the limit counts from the call: the wait for a worker (a job run again:
+                # the first run too) is taken from it
+                options = {**options, "time_limit": max(
+                    0.001, options["time_limit"] - (time.monotonic() - started))}
+                started = time.monotonic()
             try:
-                return await self._job(worker, kind, obj, options, on_progress)
+                return await self._job(worker, kind, obj, options, on_progress, stopper)
             except _Lost:
                 code = await self._exit_code(worker, 0.5)
                 if attempt == ATTEMPTS:
@@ -421,13 +433,10 @@ class SearchPool:
                                      f"({exit_text(code)}), {ATTEMPTS} times") from None
                 log.warning("search process %s ended (%s) during a %s search: run again",
                             worker.pid, exit_text(code), kind)
-                if options.get("time_limit") is not None:
-                    options = {**options, "time_limit": max(
-                        0.001, options["time_limit"] - (time.monotonic() - started))}
         raise AssertionError("unreachable")
 
     async def _job(self, worker: _Worker, kind: str, obj: dict, options: dict,
-                   on_progress: Callable | None = None) -> tuple:
+                   on_progress: Callable | None = None, stopper: dict | None = None) -> tuple:
         job = next(self._jobs)
         worker.job = job
         if on_progress is not None:
@@ -438,6 +447,10 @@ class SearchPool:
             options = {**options, "threads": self._lendable(worker)}
             worker.lent = options["threads"]
         answer = worker.submit(job, kind, obj, options)
+        if stopper is not None:
+            stopper["stop"] = lambda: worker.stop(job)
+            if stopper.get("asked"):
+                worker.stop(job)
         self._lend()                  # (a worker less is idle: the lent cores come back)
         try:
             result = await asyncio.shield(answer)
@@ -448,6 +461,8 @@ class SearchPool:
             raise
         finally:
             worker.progress.pop(job, None)
+            if stopper is not None:
+                stopper.pop("stop", None)
         worker.lent = 0
         self._release(worker)
         return result

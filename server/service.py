@@ -104,7 +104,8 @@ class SolverService(pb_grpc.SolverServicer):
         obj = _position(request.position, "")
         _check_limits(request)
         contracts = list(request.contracts) or None
-        _check_contracts(obj, contracts)
+        # (not on the event loop: an Austrian table's cells take tens of milliseconds)
+        await asyncio.get_running_loop().run_in_executor(None, _check_contracts, obj, contracts)
         time_limit, by_deadline = self._time_limit(context, request)
         search, messages = self.pool.stream("table", obj, {
             "time_limit": time_limit, "contracts": contracts, "values": request.values,
@@ -370,11 +371,12 @@ def _check_positions(limits: Limits, request) -> None:
 
 def _check_contracts(obj: dict, contracts) -> None:
     """The contracts a table request asks, checked before a search process is taken
-    (INVALID_ARGUMENT naming ``contracts`` or the field that would give the cells)."""
+    (INVALID_ARGUMENT naming ``contracts`` or the field that would give the cells); the
+    écarts are counted by the search process, within the time limit, not here."""
     from atout.contract_table import table_spec
     from atout.dealt import dealt
     try:
-        table_spec(dealt(parse_position(obj)), contracts)
+        table_spec(dealt(parse_position(obj)), contracts, count_ecarts=False)
     except PositionError as e:
         raise _invalid([(e.field, e.reason)]) from None
 

@@ -44,8 +44,8 @@ import threading
 import time
 from typing import Any, Callable
 
-from atout.contract_table import CellResult, TableCell, TableSpec, table_json, table_spec
-from atout.dealt import dealt
+from atout.contract_table import CellResult, TableCell, TableSpec, cell_json, table_json, table_spec
+from atout.dealt import dealt, is_deal, parse_deal
 from atout.errors import PositionError
 from atout.position import Position, parse_position
 from atout.scoring import made_threshold
@@ -95,6 +95,7 @@ class _Unit:
         self.busy = False
         self.mb = 0.0               # the size of its engine's table
         self.impossible = False     # an écart the rules refuse (it is no choice)
+        self.cut = False            # its turn stopped: the cores it ran on were taken back
 
     @property
     def exact(self) -> bool:
@@ -170,6 +171,9 @@ class _Cell:
             r.made, r.lo, r.hi = u.made, u.lo, u.hi
             return r.to_json() != before
         r.refuted = len(self.refuted)
+        if not self.units:          # its écarts not counted (the time ran out first): open
+            r.lo, r.hi = cap
+            return r.to_json() != before
         if self.making is not None:
             r.made = True
             r.ecart = self.spec.classes[self.making].ecart
@@ -210,6 +214,7 @@ class _Search:
         self.kept_mb = 0.0
         self.error: BaseException | None = None
         self.workers: dict[int, threading.Thread] = {}
+        self.running: dict[int, tuple[_Unit, int]] = {}    # worker -> (its unit, threads)
         self.finished = False       # every turn worth taking taken
         self.stopped_by: str | None = None
         self.nodes = 0
@@ -266,9 +271,17 @@ class _Search:
                 w.start()
 
     def want_threads(self, threads: int) -> None:
-        """From now on ``threads`` searches at once (more cores lent, or taken back: a
-        worker past the number stops after its turn)."""
+        """From now on ``threads`` searches at once (more cores lent, or taken back: the
+        turns of the workers past the number, and those searching on more threads than
+        are left, stop at once — a turn can last seconds, and the core lent is wanted now
+        by another search — and their units go back in the queue, their budget kept)."""
         with self.cond:
+            if max(1, threads) < self.threads:
+                for index, (unit, used) in self.running.items():
+                    if index >= max(1, threads) or used > 1:
+                        unit.cut = True
+                        if unit.engine is not None:
+                            unit.engine.stop()
             self.threads = max(1, threads)
             if self.stopped_by is None and not self.finished:
                 self.start_workers()
@@ -285,12 +298,15 @@ class _Search:
                     unit.busy = True
                     # the last searches get the threads nobody else will use
                     threads = 1 if self.queue else max(1, self.threads - self.busy + 1)
+                    self.running[index] = (unit, threads)
                 try:
                     self.turn(unit, threads)
                 finally:
                     with self.cond:
                         self.busy -= 1
                         unit.busy = False
+                        unit.cut = False
+                        self.running.pop(index, None)
                         self.after(unit)
                         self.cond.notify_all()
         except BaseException as e:      # handed to the caller (run)
@@ -334,6 +350,8 @@ class _Search:
         before = engine.nodes
         engine.set_limits(unit.budget, left if left != float("inf") else 0)
         self.cancel.attach(engine)
+        if unit.cut:            # (its cores taken back before set_limits cleared the stop)
+            engine.stop()
         try:
             if unit.made is None:
                 done, lo, hi = ask_made(engine, unit.threshold, unit.lo, unit.hi)
@@ -352,7 +370,7 @@ class _Search:
         if not done:
             if self.cancel.is_set() or time.monotonic() >= self.deadline:
                 self.stop()
-            else:
+            elif not unit.cut:          # (cut short: the same budget next time)
                 unit.budget *= 2
 
     def engine_of(self, unit: _Unit):
@@ -457,10 +475,11 @@ def contract_table(position: Any, *, time_limit: float | None = None,
                    threads: int = 1, tt_mb: int | None = None, contracts=None,
                    values: bool = False, cancel: Cancel | None = None,
                    on_cell: Callable[[dict], None] | None = None,
+                   on_start: Callable[[list[dict]], None] | None = None,
                    on_threads: Callable[[Callable[[int], None]], None] | None = None,
                    played=(), implications: bool = True) -> dict:
-    """The contract table of ``position``'s deal as dealt (a Position or a position JSON
-    object): docs/format.md, "A contract table".
+    """The contract table of ``position``'s deal as dealt (a Position, a position JSON
+    object, or a deal as dealt's object): docs/format.md, "A contract table".
 
     ``time_limit``: seconds for the whole table (None: until every cell is settled);
     ``threads``: searches at once (1 to MAX_THREADS); ``tt_mb``: the most one search's
@@ -468,23 +487,44 @@ def contract_table(position: Any, *, time_limit: float | None = None,
     of the game's table); ``values``: also each cell's exact value, with the time left;
     ``cancel``: stops it at once (Ctrl-C), keeping what is proven; ``on_cell(cell)``:
     called with each cell's JSON as it changes (from the searching threads, one at a
-    time); ``on_threads(want)``: called once before the search with ``want(n)``, which
-    changes the searches at once while it runs (the server lends idle cores so).  ``played`` (card ids) and ``implications`` are for tests: cards taken as played
-    in every cell, and whether implied answers spare searches.
+    time), and first with every cell, in the table's order, as it stands before the
+    search (each with the bounds its position gives at once) — or, where ``on_start`` is
+    given, those in one call ``on_start(cells)``; ``on_threads(want)``: called once
+    before the search with ``want(n)``, which changes the searches at once while it runs
+    (the server lends idle cores so).  ``played`` (card ids) and ``implications`` are for
+    tests: cards taken as played in every cell, and whether implied answers spare
+    searches.
 
     Raises :class:`~atout.errors.PositionError` for a position the rules refuse, a
     contract its game's table does not have (``contracts``), or a deal no cell can be
     asked of (the field that would give it); :class:`~atout.errors.Stopped` when
-    ``cancel`` stops it before its cells are known (while the écarts are counted)."""
-    if not isinstance(position, Position):
-        position = parse_position(position)
+    ``cancel`` stops it before its cells are known (while the écarts are counted).
+
+    The time limit counts from the call: the écarts still to count when it runs out are
+    left uncounted (their gardes open)."""
+    if isinstance(position, dict) and is_deal(position):       # a deal as dealt, no contract
+        d, ident = parse_deal(position), position.get("id")
+    else:
+        if not isinstance(position, Position):
+            position = parse_position(position)
+        d, ident = dealt(position), position.id
     check_limits(time_limit, None, tt_mb)
     check_threads(threads)
     started = time.monotonic()
+    deadline = started + time_limit if time_limit else float("inf")
     cancel = cancel or Cancel()
-    # (the écarts of a whole deal take a second or more to count: a cancel stops that too)
-    spec = table_spec(dealt(position), contracts, played, stop=cancel.is_set)
+    # (the écarts of a whole deal take up to a second to count: a cancel stops that too,
+    # and the time limit leaves the ones not counted yet so)
+    spec = table_spec(d, contracts, played, stop=cancel.is_set,
+                      out_of_time=lambda: time.monotonic() >= deadline)
     cells, units = _units(spec)
+    # every cell's bounds from the start (a position's cheap bounds, milliseconds each):
+    # no cell is told, nor an implied answer written, with a bound unknown
+    for unit in units:
+        if unit.position is not None and unit.rank == 0 and not unit.cells[0].searched:
+            unit.learn(*make_engine(unit.position, 1).bounds())
+    for cell in cells:
+        cell.update(_value_cap(cell.spec) if cell.searched else None)
     lock = threading.Lock()
 
     def changed(cs: list[_Cell]) -> None:
@@ -492,11 +532,12 @@ def contract_table(position: Any, *, time_limit: float | None = None,
             return
         with lock:
             for c in cs:
-                obj = c.spec.key()
-                obj.update(c.result.to_json())
-                on_cell(obj)
+                on_cell(cell_json(c.spec, c.result))
 
-    deadline = started + time_limit if time_limit else float("inf")
+    if on_start is not None:        # the whole table first, in its order
+        on_start([cell_json(c.spec, c.result) for c in cells])
+    else:
+        changed(cells)
     search = _Search(cells, units, threads, deadline, cancel, values, tt_mb or DEFAULT_TT_MB,
                      implications, changed if on_cell is not None else None)
     if on_threads is not None:
@@ -511,9 +552,9 @@ def contract_table(position: Any, *, time_limit: float | None = None,
     for cell in cells:      # (told too: the cells told, in order, end as the table's)
         if cell.update(_value_cap(cell.spec) if cell.searched else None):
             changed([cell])
-    out = {"id": position.id}
+    out = {"id": ident}
     out["status"] = "ok" if all(c.settled(values) for c in cells) else "limit"
-    body = table_json(spec, [c.result for c in cells], position.id)
+    body = table_json(spec, [c.result for c in cells], ident)
     out.update(body)
     if out["status"] == "limit":
         out["stopped_by"] = search.stopped_by or "time"

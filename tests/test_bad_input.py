@@ -399,13 +399,19 @@ def test_at4_side_cards():
     refused({**obj, "contract": {**c, "side_cards": {"0": side[:5] + ["5H"]}}},
             "contract.side_cards.0[5]")
     refused({**obj, "contract": {**c, "side_cards": {"1": "T1"}}}, "contract.side_cards.1")
-    parse_position({**obj, "contract": {**c, "side_cards": {"3": side}}})
+    # (which seats may list which cards is the seed's talon rules': tests/test_talon.py; a
+    # negative game's talon, no one's, may be listed under any seat)
+    bettler = base("at4", "bettler")
+    six = [t for cs in bettler["contract"]["side_cards"].values() for t in cs]
+    parse_position({**bettler, "contract": {**bettler["contract"], "side_cards": {"3": six}}})
 
 
 def test_at4_called_king_held_by_declarer():
     rng = random.Random(4)
     for _ in range(500):
-        obj = base("at4", "vorhandrufer", seed=rng.random(), declarer=0, objective="contract")
+        # (a Solorufer: the declarer of a Rufer with talon may have taken it from the talon)
+        obj = base("at4", "solorufer", seed=rng.random(), declarer=0, objective="contract",
+                   called_where="partner")
         held = [k for k in KINGS if k in obj["hands"][0]]
         if held and len(held) < 4:
             break

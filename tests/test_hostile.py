@@ -280,3 +280,38 @@ def test_an_advice_keeps_to_its_time_limit_and_stops_when_cancelled(tmp_path):
             assert sorted(i for i, _ in batch) == [0, 1]
     finally:
         assert s.stop() == 0
+
+
+def _raw(s, data: bytes) -> bytes:
+    """What the server sends back to ``data`` on one TLS connection, until it closes it."""
+    raw = socket.create_connection(("127.0.0.1", s.http_port), timeout=PATIENCE)
+    with _tls(s).wrap_socket(raw, server_hostname="localhost") as sock:
+        sock.sendall(data)
+        got = b""
+        try:
+            while chunk := sock.recv(65536):
+                got += chunk
+        except (ConnectionResetError, ssl.SSLError, socket.timeout):
+            pass
+    return got
+
+
+def test_a_head_over_16_kib_and_a_smuggled_request_are_refused(guarded):
+    """A request head of 64 KiB sent at once is refused as one sent in parts is (h11 bounds
+    only a head still arriving); a request with both Content-Length and chunked encoding is
+    refused and its connection closed — the request smuggled behind it is not served; the
+    client's cookie is Secure over TLS."""
+    filler = "a" * (64 << 10)
+    got = _raw(guarded, f"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Fill: {filler}\r\n\r\n"
+                        .encode())
+    assert got.startswith(b"HTTP/1.1 400"), got[:200]
+    body = b"0\r\n\r\n"
+    smuggled = b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"
+    got = _raw(guarded, b"POST /api/validate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                        b"application/json\r\nContent-Length: %d\r\nTransfer-Encoding: chunked"
+                        b"\r\n\r\n" % len(body) + body + smuggled)
+    assert got.startswith(b"HTTP/1.1 400") and got.count(b"HTTP/1.1 ") == 1, got[:300]
+    r = httpx.get(guarded.url + "/api/health", verify=_tls(guarded), timeout=30)
+    assert r.status_code == 200
+    cookie = r.headers["set-cookie"]
+    assert "atout_client=" in cookie and "; Secure" in cookie and "HttpOnly" in cookie

@@ -165,7 +165,9 @@ def test_the_numbers_are_the_files(browser, report):
         t = expected[(row["game"], row["name"])]
         given = str(t["given"]) if t["exact"] else f"≥{t['given']}"
         assert row["cells"] == {"deals": str(t["deals"]), "cards": str(t["cards"]),
-                                "given": given, "per-deal": f"{t['given'] / t['deals']:.1f}",
+                                "given": given,        # (a bound's ≥ kept per deal too)
+                                "per-deal": ("" if t["exact"] else "≥")
+                                + f"{t['given'] / t['deals']:.1f}",
                                 "mistakes": str(t["mistakes"]),
                                 "decisive-cards": str(t["decisive"]),
                                 "not-judged": str(t["not_judged"])}, row
@@ -299,8 +301,13 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path, report):
     # a limit's line with valid bounds but no start_value: a KeyError traceback before
     (lambda r: (r.update(status="limit", start_bounds=[r["start_value"]] * 2),
                 r.pop("start_value")), "start_value: is missing"),
+    # a verdict's kind that is no text: a TypeError traceback before (issue 65)
+    (lambda r: r["plays"][0].update(verdict={"kind": {}, "low": 0, "high": 0}),
+     "plays[0].verdict: must be {kind, low, high}"),
+    (lambda r: r["plays"][0].update(verdict={"kind": [], "low": 0, "high": 0}),
+     "plays[0].verdict: must be {kind, low, high}"),
 ], ids=["made-missing", "best-not-a-card", "best-empty", "seat-not-the-player", "too-many-plays",
-        "start-value-missing"])
+        "start-value-missing", "verdict-kind-object", "verdict-kind-list"])
 def test_an_analysis_that_does_not_fit_its_deal_is_said(tmp_path, change, says):
     """Each field the page reads is checked against the deal first: a line the batch never
     writes (a field missing, a best card not of the deck, a play said of another seat, more
@@ -381,4 +388,103 @@ def test_boards_in_order_and_long_names_on_a_phone(browser, report, tmp_path):
         decisive = deal.locator("ul.decisive li").evaluate_all("li => li.map(l => l.dataset.index)")
         dearest = deal.locator("ul.mistakes li").evaluate_all("li => li.map(l => l.dataset.index)")
         assert not set(decisive) & set(dearest)
+    assert pg.errors == []
+
+
+def test_a_malformed_table_line_is_said_never_a_traceback(tmp_path):
+    """`report --tables` reads every field of a table line it uses, of the type it uses it
+    as: a line without ``game``, ``par: "x"``, a cell's ``made``, ``contract`` or ``seat``
+    of another type (666 of 1,500 mutants tracebacked) is one problem, ``line N: field:
+    reason``, and the page is still made."""
+    import copy
+    import io
+
+    from atout.present.report import page, read_analyses
+    from atout.present.report_tables import read_tables
+    from atout.solver.contract_table import contract_table
+
+    a4 = next(x for x in SESSION if json.loads(x).get("id") == "a4")
+    position = json.loads(a4)["position"]
+    table = contract_table(position, contracts=["piccolo", "bettler"], threads=1)
+    table.update(position=position, input_line=1, cpu_seconds=0.0)
+    session = read_analyses(io.BytesIO(a4))         # (its deal alone: a page in milliseconds)
+
+    def paths(obj, where=()):
+        if isinstance(obj, dict):
+            items = obj.items()
+        elif isinstance(obj, list):
+            items = enumerate(obj)
+        else:
+            return
+        for k, v in items:
+            if where == () and k == "position":
+                continue
+            yield where + (k,)
+            yield from paths(v, where + (k,))
+    every = list(paths(table))
+    rng = random.Random(65)
+    values = [None, "x", 1, -1, 2.5, True, [], {}, [None], {"a": 1}, [1, 2]]
+    mutants = [("game",), ("par",), ("cells", 0, "made"), ("cells", 1, "contract"),
+               ("cells", 2, "seat")] + [rng.choice(every) for _ in range(150)]
+    said = 0
+    for n, path in enumerate(mutants):
+        t = copy.deepcopy(table)
+        holder = t
+        for k in path[:-1]:
+            holder = holder[k]
+        if n % 5 == 4 and isinstance(holder, dict):
+            del holder[path[-1]]
+        else:
+            holder[path[-1]] = "x" if n < 5 else rng.choice(values)
+        tables = read_tables(io.BytesIO(json.dumps(t).encode() + b"\n"))
+        html = page(session, tables=tables)          # never raises
+        assert html.startswith("<!DOCTYPE html>")
+        assert all(p.startswith("line 1: ") for p in tables.problems), tables.problems
+        said += bool(tables.problems)
+    assert said >= 5
+    src = tmp_path / "out.jsonl"
+    src.write_bytes(b"\n".join(SESSION) + b"\n")
+    bad = tmp_path / "tables.jsonl"
+    bad.write_text(json.dumps({**table, "par": "x"}) + "\n"
+                   + json.dumps({k: v for k, v in table.items() if k != "game"}) + "\n")
+    r = _atout("report", str(src), "-o", str(tmp_path / "page.html"), "--tables", str(bad))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert f"{bad}: line 1: par: must be an object" in r.stderr
+    assert f"{bad}: line 2: game: must be the game of its deal (at4)" in r.stderr
+
+
+def test_a_boards_table_names_the_players_and_reads_on_a_phone(browser, tmp_path):
+    """``--tables``: the board's table and its bidding line name the players where the deal
+    does (they named seats), a legend says what the numbers count, the talon's tarocks
+    are in words (a "10" beside "J♠" read as a ten of spades); on a phone the table's
+    first column stays in view while it scrolls, and no name in the players' tables
+    breaks in the middle of a word (issue 65)."""
+    from atout.solver.contract_table import contract_table
+
+    p5 = next(json.loads(x) for x in SESSION if json.loads(x).get("id") == "p5")
+    table = contract_table(p5["position"], time_limit=1, threads=1)
+    table.update(position=p5["position"], input_line=1)
+    src, tables, page = tmp_path / "out.jsonl", tmp_path / "tables.jsonl", tmp_path / "p.html"
+    src.write_bytes(b"\n".join(SESSION) + b"\n")
+    tables.write_text(json.dumps(table) + "\n")
+    r = _atout("report", str(src), "-o", str(page), "--tables", str(tables))
+    assert r.returncode == 0, r.stderr
+    html = page.read_text()
+    caller = p5["position"]["contract"]["caller"]
+    names = [n or f"seat {s}" for s, n in enumerate(p5["position"]["players"])]
+    assert "<th>Anne</th>" in html and "<th>with Anne</th>" in html
+    assert f"Bidding: Chiamo by {names[caller]}: " in html
+    assert "Numbers: the caller&#x27;s party&#x27;s card points" in html
+    for trump in re.findall(r'<div class="outside">.*?</div>', html):
+        assert not re.search(r'title="[^"]*">\d+</span>', trump), trump
+    pg = _open(browser, page, PHONE)
+    box = pg.locator("table.ctable").first.locator("xpath=..")
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    first = pg.locator("table.ctable tbody th").first.bounding_box()
+    assert first["x"] >= box.bounding_box()["x"] - 1 and first["width"] > 40
+    lines = pg.eval_on_selector_all("table.players td:first-child", """tds => tds.map(td => {
+        const r = document.createRange(); r.selectNodeContents(td);
+        return [td.textContent, new Set([...r.getClientRects()].map(x => Math.round(x.top))).size]; })""")
+    assert lines and all(n == 1 for name, n in lines if " " not in name), lines
+    assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert pg.errors == []

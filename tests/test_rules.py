@@ -901,15 +901,27 @@ def test_at4_koenig_ultimo_needs_the_called_king():
 
 def test_at4_side_cards_count_for_the_camp_of_their_seat():
     """docs/rules.md §3 "Talon" and docs/format.md: side cards count for the camp of the seat they
-    are listed under (the declarer's partner: the declarer's camp)."""
-    obj = random_position(random.Random(4), "at4", "solorufer", declarer=0, called_where="partner")
-    side = [x for cs in obj["contract"]["side_cards"].values() for x in cs]
-    partner = parse_position(obj).contract.partner
-    defender = next(s for s in (1, 2, 3) if s != partner)
-    for seat, c_camp in ((partner, 0), (defender, 1), (0, 0)):
-        obj["contract"]["side_cards"] = {str(seat): side}
+    are listed under (the declarer's partner: the declarer's camp).  A Rufer with talon:
+    the declarer and the next two seats each lay away what they took, each under its seat
+    (docs/rules.md "Camps"); here the partner is one of those two."""
+    for seed in range(200):
+        obj = random_position(random.Random(seed), "at4", "vorhandrufer", declarer=0,
+                              called_where="partner")
+        partner = parse_position(obj).contract.partner
+        if partner in (1, 2):
+            break
+    defender = 3 - partner
+    side = {int(s): cs for s, cs in obj["contract"]["side_cards"].items()}
+    c = parse_position(obj).contract
+    assert set(tokens(c.outside[0])) == set(side[0]) | set(side[partner])
+    assert set(tokens(c.outside[1])) == set(side[defender])
+    # a negative game's talon, no one's, counts for the camp it is listed under too
+    obj = random_position(random.Random(4), "at4", "bettler", declarer=0)
+    six = [x for cs in obj["contract"]["side_cards"].values() for x in cs]
+    for seat, c_camp in ((0, 0), (2, 1)):
+        obj["contract"]["side_cards"] = {str(seat): six}
         c = parse_position(obj).contract
-        assert set(tokens(c.outside[c_camp])) == set(side) and c.outside[1 - c_camp] == ()
+        assert set(tokens(c.outside[c_camp])) == set(six) and c.outside[1 - c_camp] == ()
 
 
 def test_card_points_of_each_game():

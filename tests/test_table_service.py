@@ -57,7 +57,9 @@ def test_grpc_table_streams_the_cells_then_the_table(server):
     table = messages[-1]["table"]
     assert table["status"] == "ok" and table["id"] == "deal 1"
     assert _verdicts(table) == _verdicts(local)
-    assert table["par"]["proven"] and table["played"]["seat"] == 1
+    # (two contracts asked: the others could beat any par, so it is not proven)
+    assert table["par"] == local["par"] and not table["par"]["proven"]
+    assert table["played"]["seat"] == 1
     # the cells told, applied in order, are the final table's
     told = {}
     for m in messages[:-1]:
@@ -96,7 +98,8 @@ def test_http_contract_table_and_its_stream(server):
                       timeout=120) as r:
         lines = [json.loads(line) for line in r.iter_lines() if line.strip()]
     assert r.headers["content-type"].startswith("application/x-ndjson")
-    assert [x["type"] for x in lines[:-1]] == ["cells"] * (len(lines) - 1)
+    assert lines[0] == {"type": "start", "time_limit": 60}
+    assert [x["type"] for x in lines[1:-1]] == ["cells"] * (len(lines) - 2)
     assert lines[-1]["type"] == "table" and _verdicts(lines[-1]["table"]) == _verdicts(local)
     for bad, field in (({"contracts": ["bettler", "garde"]}, "contracts"),
                        ({"contracts": "bettler"}, "contracts"),
@@ -131,3 +134,61 @@ def test_cancel_stops_a_table_at_once():
     table = contract_table(obj, time_limit=60, threads=2, cancel=cancel)
     assert time.monotonic() - started < 5
     assert table["status"] == "limit" and table["stopped_by"] == "cancel"
+
+
+def test_a_french_table_streams_whole_first_cell_to_last(server):
+    """A French garde's table over gRPC and HTTP (it ended INTERNAL: a garde contre
+    refuted by its garde sans was streamed with a bound null): the first message holds
+    every cell in the table's order, no cell has a bound missing, the last is the table."""
+    obj = json.loads((Path(__file__).resolve().parent / "data" / "table_z0.json").read_text())
+    with Client(server.address) as client:
+        messages = list(client.table(obj, time_limit=1.5))
+    table = messages[-1]["table"]
+    key = lambda c: (c["seat"], c["contract"], c.get("ecart"))
+    assert [key(c) for c in messages[0]["cells"]] == [key(c) for c in table["cells"]]
+    with httpx.stream("POST", f"{server.url}/api/contract-table/stream",
+                      json={"position": obj, "time_limit": 1.5}, timeout=60) as r:
+        lines = [json.loads(line) for line in r.iter_lines() if line.strip()]
+    assert lines[0]["type"] == "start"
+    assert [key(c) for c in lines[1]["cells"]] == [key(c) for c in lines[-1]["table"]["cells"]]
+    for line in lines[1:-1]:
+        for c in line["cells"]:
+            assert None not in c["bounds"], c
+            if c.get("ecart") == "given":
+                assert c["ecart_cards"] == obj["contract"]["dog"]
+
+
+def test_http_stop_ends_the_stream_with_the_table_as_proven(server):
+    """The viewer's Stop: ``/api/contract-table/stop`` with the stream's slot stops the
+    search where it is, and the stream still ends with the table as proven — par and the
+    contract played — as Ctrl-C ends ``atout table`` (it dropped the request, and both);
+    the stream's first line says the time limit the server gives it."""
+    obj = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" / "fr4-full.jsonl")
+                     .read_text().splitlines()[0])
+    obj["contract"] = {"taker": 1, "bid": "garde_sans", "dog": obj["contract"]["dog"]}
+    with httpx.Client(base_url=server.url, timeout=120) as http:
+        http.get("/api/health")                      # (the client's cookie: the slot is its)
+        lines: list = []
+
+        def read():
+            with http.stream("POST", "/api/contract-table/stream",
+                             json={"position": obj, "time_limit": 600, "slot": "s1"}) as r:
+                for text in r.iter_lines():
+                    if text.strip():
+                        lines.append(json.loads(text))
+        reader = threading.Thread(target=read)
+        reader.start()
+        for _ in range(600):
+            if len(lines) >= 2:
+                break
+            time.sleep(0.05)
+        assert lines[0]["type"] == "start" and 0 < lines[0]["time_limit"] <= 600
+        assert http.post("/api/contract-table/stop", json={"slot": "s1"}).json() == {"stopped": True}
+        reader.join(60)
+        assert not reader.is_alive()
+        assert http.post("/api/contract-table/stop", json={"slot": "s1"}).json() == {"stopped": False}
+        r = http.post("/api/contract-table/stop", json={})
+        assert r.status_code == 422 and r.json()["field"] == "slot"
+    table = lines[-1]["table"]
+    assert lines[-1]["type"] == "table" and table["stopped_by"] == "cancel"
+    assert "par" in table and table["played"]["seat"] == 1

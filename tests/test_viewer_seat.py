@@ -231,3 +231,25 @@ def test_a_seats_advice_stopped_by_its_time_limit_offers_the_limit(page):
     assert asked == [2, 15]
     assert page.input_value("#solve-limit") == "15"       # the one limit, kept for a reload
     assert page.evaluate("localStorage.getItem('atout-solve-limit')") == "15"
+
+
+def test_a_seats_view_shows_the_dog_that_was_turned_up():
+    """A prise or garde's dog is turned up for every seat to see before the taker takes
+    it: the table shows it (its cards now in the taker's hand or écart) from every seat's
+    view too, while the écart stays face down for the defence (issue 65)."""
+    import random
+
+    from atout.deal import random_position
+    from atout.position import parse_position
+    from atout.present.view import table
+
+    obj = random_position(random.Random(5), "fr4", "prise", taker=1, chelem=False,
+                          poignees=False)
+    pos = parse_position(obj)
+    for seat in (None, 0, 1, 2):
+        parts = {p["label"]: p for p in table(pos, seat)["outside"]}
+        dog = parts["Dog turned up (before the taker took it)"]
+        assert sorted(dog["cards"]) == sorted(obj["contract"]["shown_dog"]), seat
+        ecart = parts["Écart (counts for the taker)"]
+        if seat not in (None, 1):
+            assert ecart["hidden"] == 6 - len(ecart["cards"])

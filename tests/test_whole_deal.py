@@ -291,7 +291,9 @@ def test_what_a_stopped_analysis_prints_is_proven(game, options, tricks):
         report = analyze(obj, start=start, tt_mb=TT, cancel=cancel)
         check_sound(obj, start, report, exact)
         assert report.get("stopped_by") in (None, "cancel")
-    assert bounded          # (a millisecond solves none of these deals from its start)
+    # (a millisecond solves none of these deals from its start — but a random Bettler,
+    # mostly lost at once by its bounds: these three are all decided at the first card)
+    assert bounded or options.get("bid") == "bettler"
 
 
 def test_the_contract_question_along_a_whole_deal():

@@ -144,7 +144,8 @@ def _is_card(tok: Any, deck: set) -> bool:
 
 
 def _check_verdict(v, where: str) -> None:
-    if not isinstance(v, dict) or v.get("kind") not in {k.value for k in VerdictKind}:
+    if not isinstance(v, dict) or not isinstance(v.get("kind"), str) or \
+            v["kind"] not in {k.value for k in VerdictKind}:
         raise _Bad(where, "must be {kind, low, high}, kind one of "
                           + ", ".join(k.value for k in VerdictKind))
     if not (type(v.get("low")) is int and type(v.get("high")) is int
@@ -405,7 +406,8 @@ def _hands(d: Played, names: bool) -> str:
                    f'<div class="who">{who} <span class="role">{_e(role[s])}</span>{lead}</div>'
                    f'{_hand_rows(pos, pos.hands[s])}</div>')
     middle = "".join(f'<div class="outside"><span class="label">{_e(part["label"])}</span> '
-                     f'{_cards(part["cards"], pos.game, compact=True)}</div>' for part in outside(pos))
+                     # (in words: a compact trump's "10" beside "J♠" read as a ten of spades)
+                     f'{_cards(part["cards"], pos.game)}</div>' for part in outside(pos))
     turn = "anticlockwise ↺" if TURN[pos.game] == "anticlockwise" else "clockwise ↻"
     out.append(f'<div class="middle">{middle}<div class="turn">play goes {turn}</div></div>')
     out.append("</div>")
@@ -528,7 +530,8 @@ def _deal(d: Played, viewer: str, contract_tables=None) -> str:
     out = [f'<article class="deal" id="deal-{d.line}" data-line="{d.line}">',
            f'<h4>{" · ".join(where)}</h4>',
            f'<p class="contract">{_e(contract_text(pos))}</p>',
-           f'<p>{outcome}<br>{_made_words(d)}</p>', deal_verdict(pos, contract_tables)]
+           f'<p>{outcome}<br>{_made_words(d)}</p>',
+           deal_verdict(pos, contract_tables, pos.players)]
     if r.get("stopped_by"):
         open_ = sum(1 for p in r["plays"] if not verdict(p).judged)
         why = "Ctrl-C" if r["stopped_by"] == "cancel" else "the time limit"
@@ -567,7 +570,9 @@ def _board(number: int, deals: list[Played], viewer: str, contract_tables=None) 
         # one deal, the same contract at every table: its hands once (a seat's name differs
         # from table to table, so the seats are named by number)
         out.append(_hands(deals[0], names=len(deals) == 1))
-    out.append(board_table(first, contract_tables))    # (--tables: who could have made what)
+    # (--tables: who could have made what; its seats by name where one table played it)
+    names = first.players if len(deals) == 1 else None
+    out.append(board_table(first, contract_tables, names))
     out.append('<div class="tables">')
     for d in deals:
         if not same:
@@ -604,7 +609,8 @@ def _players(deals: list[Played]) -> str:
             out.append(f'<tr data-player="{_e(t.name)}"><td>{_e(t.name)}</td>'
                        f'<td class="num deals">{t.deals}</td><td class="num cards">{t.cards}</td>'
                        f'<td class="num given">{given}</td>'
-                       f'<td class="num per-deal">{t.given / t.deals:.1f}</td>'
+                       f'<td class="num per-deal">{"" if t.exact else "≥"}'
+                       f'{t.given / t.deals:.1f}</td>'
                        f'<td class="num mistakes">{t.mistakes}</td>'
                        f'<td class="num decisive-cards">{t.decisive}</td>'
                        f'<td class="num not-judged">{t.not_judged}</td></tr>')
@@ -631,7 +637,15 @@ h1 { font-size: 1.5em; margin: 16px 0 4px; } h2 { margin-top: 28px; }
 h3 { margin: 20px 0 8px; } h4 { margin: 0 0 4px; } h5 { margin: 10px 0 2px; font-size: 1em; }
 .sub, .meta, .legend, .note, .role, .turn, .label { color: #555; font-weight: normal; }
 .sub { font-size: .8em; }
-.scroll { overflow-x: auto; }
+/* a box wider than the screen scrolls sideways, a shadow on the side with more to see */
+.scroll { overflow-x: auto;
+  background: linear-gradient(to right, #fafaf7 30%, rgba(250,250,247,0)) left / 24px 100% no-repeat local,
+              linear-gradient(to left, #fafaf7 30%, rgba(250,250,247,0)) right / 24px 100% no-repeat local,
+              radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.18), transparent) left / 10px 100% no-repeat scroll,
+              radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.18), transparent) right / 10px 100% no-repeat scroll; }
+/* the first column (a player, a seat's row) stays in view while the rest scrolls */
+table.ctable tbody th, table.ctable thead th:first-child, table.players td:first-child,
+table.players th:first-child { position: sticky; left: 0; background: #fafaf7; z-index: 1; }
 table { border-collapse: collapse; margin: 6px 0; }
 th, td { padding: 3px 7px; border-bottom: 1px solid #ddd; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -660,12 +674,16 @@ table.play td.won { font-weight: 700; } table.play sup { color: #666; padding-le
 table.play td.mistake sup { color: var(--bad); font-weight: 700; }
 table.play td.decisive { outline: 2px solid var(--bad); outline-offset: -2px; }
 details { margin-top: 8px; } summary { cursor: pointer; color: #1d5fa8; }
-table.ctable { font-size: .9em; } table.ctable td, table.ctable th { white-space: nowrap; }
+table.ctable { font-size: .9em; } table.ctable td, table.ctable thead th { white-space: nowrap; }
+table.ctable tbody th { font-weight: 600; min-width: 7em; }
 .par, .bidding { font-weight: 600; }
 nav a { margin-right: 8px; white-space: nowrap; }
 /* a long unbroken name breaks inside its cell rather than widen the page past the screen */
 .tables > div, .deal { min-width: 0; }
-th, td, h4, li, .who { overflow-wrap: anywhere; }
+h4, li, .who { overflow-wrap: anywhere; }
+/* in a table a name breaks only where it must, never to one letter a line: the table
+   scrolls in its box instead */
+th, td { overflow-wrap: break-word; }
 @media (max-width: 640px) {
   body { font-size: 14px; padding: 0 8px 30px; }
   .tables { grid-template-columns: 1fr; }
@@ -673,6 +691,7 @@ th, td, h4, li, .who { overflow-wrap: anywhere; }
          grid-template-areas: none; }
   .hands > div { grid-area: auto; }
   .middle { text-align: left; }
+  table.ctable tbody th { white-space: normal; max-width: 9.5em; }
 }
 """
 

@@ -2,79 +2,159 @@
 that ``atout report`` prints beside a board's play.
 
 The grid has a row per declarer (and, where a cell is asked per card called or per
-game, per call or game) and a column per contract (Austrian Tarock: per announcement);
-a cell reads ``made``, ``down`` or ``open`` (not proven within the time), with the value
-where it is exact and the proven range where the question is open.
+game, per call or game) and a column per contract (Austrian Tarock: per announcement;
+Priestertarock: per partner, in seat order, then alone); a cell reads ``made``, ``down``
+or ``open`` (not proven within the time), with the value where it is exact and the
+proven range where the question is open, and ``–`` where the table has no such cell.
+A legend says what the numbers count.  Contracts are named as players write them, the
+viewer's header's way (:func:`atout.present.words.contract_words`).
 """
 
 from __future__ import annotations
 
+from atout.cards import card, is_trump, rank, suit
 from atout.printable import printable
-from .words import card_text
+from .words import card_text, contract_words, plain, standard_points
 
-__all__ = ["describe_table", "grid", "cell_text", "contract_name", "verdict_text", "par_text"]
+__all__ = ["describe_table", "grid", "cell_text", "contract_name", "verdict_text", "par_text",
+           "legend", "value_text", "seat_name"]
 
 _GAMES = {"fr3": "French Tarot (3)", "fr4": "French Tarot (4)", "fr5": "French Tarot (5)",
           "priest5": "Priestertarock", "at4": "Austrian Tarock"}
-_NAMES = {"garde": "prise/garde", "garde_sans": "garde sans", "garde_contre": "garde contre",
-          "call": "call", "alone": "alone", "contract": "game"}
-_DECLARER = {"priest5": "caller", "at4": "declarer"}
+#: the French columns, in the table's order: the best écart's garde, the taker's own
+_FR_COLUMNS = ("Prise/garde", "own écart", "Garde sans", "Garde contre")
+#: the Austrian columns: the game, then each announcement
+_AT4_COLUMNS = ("contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ultimo",
+                "marabu_ultimo", "koenig_ultimo")
+#: how many cells a sentence names before "and N more"
+NAMED = 4
 
 
-def contract_name(name: str | None, column: bool = True) -> str:
-    """A contract or announcement as a player says it: ``garde sans``, ``pagat ultimo``;
-    the French garde's column is ``prise/garde`` (``column=False``: ``garde``)."""
+def contract_name(name: str | None, column: bool = True, ascii: bool = False) -> str:
+    """A contract or announcement as a player writes it: ``Garde sans``, ``Pagat ultimo``,
+    ``König ultimo``; the French garde's column is ``Prise/garde`` (``column=False``:
+    ``Garde``)."""
     if name is None:
         return "pass"
-    if name == "garde" and not column:
-        return "garde"
-    return _NAMES.get(name, name.replace("_", " "))
+    if name == "garde" and column:
+        return "Prise/garde"
+    return contract_words(name, ascii)
 
 
-def cell_text(cell: dict, values: bool = True) -> str:
+def seat_name(seat: int, names=None) -> str:
+    """A seat as the page names it: its player where ``names`` gives one, else "seat N"."""
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return f"seat {seat}"
+
+
+def value_text(value: int, table: dict, ascii: bool = False) -> str:
+    """A cell's value as the rest of the project writes it: an Austrian count in thirds
+    (standard counting) as ``55⅔``, every other value as it is."""
+    if table.get("game") == "at4" and table.get("counting") == "standard":
+        return standard_points(value, ascii)
+    return str(value)
+
+
+def _binary(bounds) -> bool:
+    return bounds[0] is not None and bounds[1] is not None and 0 <= bounds[0] <= bounds[1] <= 1
+
+
+def cell_text(cell: dict, values: bool = True, table: dict | None = None,
+              ascii: bool = False) -> str:
     """``made``, ``down`` or ``open``, with the exact value or the open range."""
+    table = table or {}
     made, value, bounds = cell.get("made"), cell.get("value"), cell.get("bounds") or [None, None]
     word = {True: "made", False: "down", None: "open"}[made]
-    binary = bounds[0] is not None and bounds[1] is not None and 0 <= bounds[0] <= bounds[1] <= 1
-    if value is not None and values and not binary:     # (a goal's 0 or 1 says no more)
-        return f"{word} {value}"
-    if made is None and bounds[0] is not None and bounds[1] is not None:
-        return f"open {bounds[0]}..{bounds[1]}"
+    binary = _binary(bounds) or cell.get("objective")     # (a goal's 0 or 1 says no more)
+    if value is not None and values and not binary:
+        return f"{word} {value_text(value, table, ascii)}"
+    if made is None and bounds[0] is not None and bounds[1] is not None and not binary:
+        return (f"{word} {value_text(bounds[0], table, ascii)}.."
+                f"{value_text(bounds[1], table, ascii)}")
     return word
 
 
-def _row_and_column(game: str, cell: dict, ascii: bool) -> tuple[str, str]:
-    seat = f"seat {cell['seat']}"
+def legend(table: dict, ascii: bool = False) -> str:
+    """What a table's numbers count, in one sentence (the ranges "open a..b" too)."""
+    game = table.get("game")
+    if game in ("fr3", "fr4", "fr5"):
+        what = "the deal's score per defender, from the taker's side (made: positive)"
+    elif game == "priest5":
+        what = "the caller's party's card points minus the other party's"
+    elif table.get("counting") == "standard":
+        what = (f"the declarer's camp's card points, counted in threes (made with "
+                f"{standard_points(107, ascii)} of 70); an announcement or a negative game: "
+                "made or down")
+    else:
+        what = ("the declarer's camp's card points (made with 54 of 106); an announcement "
+                "or a negative game: made or down")
+    return plain(f"numbers: {what}; open a..b: not proven yet, the value lies from a to b; "
+                 "–: no such cell", ascii)
+
+
+def _call_card(calls: list) -> str | None:
+    """The card a caller would call to get a partner (any of ``calls`` gives it): a king,
+    else the highest suit card, else the highest tarock."""
+    if not calls:
+        return None
+    cs = [card(t) for t in calls]
+    suits = [c for c in cs if not is_trump(c) and c < 56]
+    if suits:
+        return max(suits, key=lambda c: (rank(c), -suit(c)))
+    return max(cs)
+
+
+def _row_and_column(game: str, cell: dict, ascii: bool, names) -> tuple[str, str]:
+    seat = seat_name(cell["seat"], names)
     if game == "priest5":
-        col = "alone" if cell["contract"] == "alone" else f"with seat {cell['partner']}"
-        return seat, col
+        if cell["contract"] == "alone":
+            return seat, "Alone"
+        return seat, f"with {seat_name(cell['partner'], names)}"
     called = ""
     if cell.get("called"):
         partner = cell.get("partner")
         called = (f" calling {card_text(cell['called'], ascii)} "
-                  f"({'alone' if partner is None else f'partner {partner}'})")
+                  f"({'alone' if partner is None else 'partner ' + seat_name(partner, names)})")
     if game == "at4":
-        return f"{seat} {cell['contract']}{called}", contract_name(cell.get("objective",
-                                                                            "contract"))
+        return (f"{seat} {contract_name(cell['contract'], ascii=ascii)}{called}",
+                contract_name(cell.get("objective", "contract"), ascii=ascii))
+    if cell["contract"] == "garde" and cell.get("ecart") == "given":
+        return seat + called, "own écart"
     return seat + called, contract_name(cell["contract"])
 
 
-def grid(table: dict, ascii: bool = False) -> tuple[list[str], dict[str, dict[str, str]]]:
+def grid(table: dict, ascii: bool = False, names=None) -> tuple[list[str], dict[str, dict[str, str]]]:
     """The table laid out as ``--text`` and ``atout report`` show it: (the column names,
-    {row name: {column: the cell in words}})."""
+    {row name: {column: the cell in words}}).  ``names``: the players, by seat."""
+    game = table["game"]
     rows: dict[str, dict[str, str]] = {}
     columns: list[str] = []
     for cell in table["cells"]:
-        row, col = _row_and_column(table["game"], cell, ascii)
+        row, col = _row_and_column(game, cell, ascii, names)
+        text = cell_text(cell, table=table, ascii=ascii)
+        if game == "priest5" and cell["contract"] == "call":
+            call = _call_card(cell.get("calls") or [])
+            if call is not None:
+                text += f", call {card_text(call, ascii)}"
         if col not in columns:
             columns.append(col)
-        rows.setdefault(row, {})[col] = cell_text(cell)
-    return columns, rows
+        rows.setdefault(row, {})[col] = text
+    if game in ("fr3", "fr4", "fr5"):
+        columns.sort(key=lambda c: _FR_COLUMNS.index(c) if c in _FR_COLUMNS else len(_FR_COLUMNS))
+    elif game == "at4":              # the game, then its announcements in the seed's order
+        order = [contract_name(o, ascii=ascii) for o in _AT4_COLUMNS]
+        columns.sort(key=lambda c: order.index(c) if c in order else len(order))
+    elif game == "priest5":          # the partners in seat order, then alone
+        partners = {f"with {seat_name(s, names)}": s for s in range(5)}
+        columns.sort(key=lambda c: partners.get(c, 5))
+    return [plain(c, ascii) for c in columns], \
+        {row: {plain(c, ascii): t for c, t in cols.items()} for row, cols in rows.items()}
 
 
 def describe_table(table: dict, ascii: bool = False) -> str:
-    """A table (the JSON of ``atout table``) in words: a heading, the grid, the par, the
-    contract played and what could not be asked."""
+    """A table (the JSON of ``atout table``) in words: a heading, the grid, what its
+    numbers count, the écarts, the par, the contract played and what could not be asked."""
     ident = table.get("id")
     label = "(no id)" if ident is None else printable(str(ident), ascii)
     if table.get("status") == "error":
@@ -85,23 +165,29 @@ def describe_table(table: dict, ascii: bool = False) -> str:
     columns, rows = grid(table, ascii)
     width = max(len(r) for r in rows) if rows else 4
     widths = {c: max([len(c)] + [len(r.get(c, "")) for r in rows.values()]) for c in columns}
-    lines.append(" " * width + "  " + "  ".join(c.ljust(widths[c]) for c in columns))
+    lines.append(" " * width + "  " + "  ".join(c.ljust(widths[c]) for c in columns).rstrip())
+    blank = "-" if ascii else "–"
     for row, values in rows.items():
-        lines.append(row.ljust(width) + "  " + "  ".join(values.get(c, "-").ljust(widths[c])
+        lines.append(row.ljust(width) + "  " + "  ".join(values.get(c, blank).ljust(widths[c])
                                                         for c in columns).rstrip())
+    lines.append(legend(table, ascii))
+    for cell in table["cells"]:
+        if cell.get("ecart") == "given":
+            lines.append(plain(_own_ecart_line(table, cell, ascii), ascii))
     for cell in table["cells"]:
         if cell.get("ecart") == "searched":
-            lines.append(_ecart_line(cell, ascii))
-    lines.append(par_text(table, ascii))
+            lines.append(plain(_ecart_line(cell, ascii), ascii))
+    lines.append(plain(par_text(table, ascii), ascii))
     played = verdict_text(table, ascii)
     if played:
-        lines.append(f"the contract played: {played}")
+        lines.append(plain(f"the contract played: {played}", ascii))
     for gap in table.get("missing", []):
         seats = ", ".join(str(s) for s in gap["seats"])
-        lines.append(f"not asked: {contract_name(gap['contract'])} of seat{'s' if len(gap['seats']) > 1 else ''} "
-                     f"{seats}: {gap['field']}: {gap['reason']}")
+        lines.append(plain(f"not asked: {contract_name(gap['contract'])} of "
+                           f"seat{'s' if len(gap['seats']) > 1 else ''} {seats}: {gap['field']}: "
+                           f"{gap['reason']}", ascii))
     for note in table.get("notes", []):
-        lines.append(f"note: {note}")
+        lines.append(plain(f"note: {note}", ascii))
     if table.get("status") == "limit":
         why = {"time": "the time limit", "cancel": "Ctrl-C"}.get(table.get("stopped_by"), "a limit")
         lines.append(f"stopped by {why} after {table.get('seconds')} s: the open cells are "
@@ -109,60 +195,101 @@ def describe_table(table: dict, ascii: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _ecart_line(cell: dict, ascii: bool) -> str:
-    who = f"seat {cell['seat']}'s garde"
+def _who_garde(cell: dict, ascii: bool, names=None) -> str:
+    who = f"{seat_name(cell['seat'], names)}'s garde"
     if cell.get("called"):
         who += f" calling {card_text(cell['called'], ascii)}"
+    return who
+
+
+def _own_ecart_line(table: dict, cell: dict, ascii: bool, names=None) -> str:
+    """The taker's garde with the écart it made, and beside it the best écart's."""
+    ecart = " ".join(card_text(c, ascii) for c in cell.get("ecart_cards", []))
+    words = {True: "made", False: "down", None: "open"}
+    text = (f"{_who_garde(cell, ascii, names)} with the écart it made ({ecart}): "
+            f"{words[cell.get('made')]}")
+    best = next((c for c in table["cells"] if c.get("ecart") == "searched"
+                 and c["seat"] == cell["seat"] and c.get("called") == cell.get("called")), None)
+    if best is not None:
+        could = {True: "yes, another écart makes it" if not cell.get("made") else "made",
+                 False: "no, no écart makes it", None: "not known yet"}[best.get("made")]
+        text += f"; with the best écart: {could}"
+    return text
+
+
+def _ecart_line(cell: dict, ascii: bool, names=None) -> str:
+    who = _who_garde(cell, ascii, names)
     if cell.get("made") and cell.get("ecart_cards"):
         return f"{who}: made with the écart {' '.join(card_text(c, ascii) for c in cell['ecart_cards'])}"
-    total, refuted = cell.get("ecart_classes", 0), cell.get("refuted", 0)
+    total, refuted = cell.get("ecart_classes"), cell.get("refuted", 0)
+    if total is None:
+        return f"{who}: open; its écarts not counted within the time"
     if cell.get("made") is False:
         return f"{who}: down whatever the écart ({total} different écarts refuted)"
     return f"{who}: open; {refuted} of its {total} different écarts refuted"
 
 
-def _who(cell: dict, ascii: bool) -> str:
-    text = f"seat {cell['seat']}"
+def _who(cell: dict, ascii: bool, names=None) -> str:
+    text = seat_name(cell["seat"], names)
     if cell.get("called"):
         text += f" calling {card_text(cell['called'], ascii)}"
     if cell.get("contract") == "call" and cell.get("partner") is not None:
-        text += f" with seat {cell['partner']}"
+        text += f" with {seat_name(cell['partner'], names)}"
     return text
 
 
-def par_text(table: dict, ascii: bool = False) -> str:
-    """The par line: ``par: garde sans by seat 1 (proven)``."""
+def _cells_named(cells: list, ascii: bool, names=None) -> str:
+    said = [f"{contract_name(c['contract'], False, ascii)} by {_who(c, ascii, names)}"
+            + (" (its own écart)" if c.get("ecart") == "given" else "")
+            for c in cells[:NAMED]]
+    if len(cells) > NAMED:
+        said.append(f"{len(cells) - NAMED} more")
+    return ", ".join(said)
+
+
+def par_text(table: dict, ascii: bool = False, names=None) -> str:
+    """The par line: ``par: Garde sans by seat 1 (proven)``; where it is not proven, the
+    cells that could still beat it (``par: not known yet`` where no cell is made)."""
     par = table.get("par") or {}
-    proof = "proven" if par.get("proven") else "not proven: some cell that would beat it is open"
+    could = ""
+    if par.get("open"):
+        could += "; could still be made: " + _cells_named(par["open"], ascii, names)
+    if par.get("unasked"):
+        could += "; not asked: " + ", ".join(contract_name(c, False, ascii)
+                                             for c in par["unasked"])
     if par.get("contract") is None:
-        return f"par: everyone passes, no contract is made ({proof})"
-    text = f"par: {contract_name(par['contract'], False)} by {_who(par, ascii)}"
+        if par.get("proven"):
+            return "par: everyone passes, no contract is made (proven)"
+        return "par: not known yet — no contract is proven made" + could
+    text = (f"par: {contract_name(par['contract'], False, ascii)} by "
+            f"{_who(par, ascii, names)}")
     if par.get("value") is not None:
-        text += f", value {par['value']}"
+        text += f", value {value_text(par['value'], table, ascii)}"
     if par.get("announcements"):
-        text += ", with " + ", ".join(contract_name(a) for a in par["announcements"])
-    return text + f" ({proof})"
+        text += ", with " + ", ".join(contract_name(a, ascii=ascii) for a in par["announcements"])
+    if par.get("proven"):
+        return text + " (proven)"
+    return text + " so far — not proven" + could
 
 
-def verdict_text(table: dict, ascii: bool = False) -> str | None:
-    """The bidding verdict for the contract played: ``garde by seat 1: made with best
-    play; seat 3 could also have made a garde sans``.  None when the table has none
+def verdict_text(table: dict, ascii: bool = False, names=None) -> str | None:
+    """The bidding verdict for the contract played: ``Garde by seat 1: made with best
+    play; could also have made: Garde sans by seat 3``.  None when the table has none
     (Trischaken)."""
     played = table.get("played")
     if not played:
         return None
-    name = contract_name(played["contract"], False)
+    name = contract_name(played["contract"], False, ascii)
     made = {True: "made with best play", False: "down with best play",
             None: "not proven either way"}[played.get("made")]
     if played.get("asked") is False:
         made = "not asked"
     if played.get("ecart") == "searched":
         made += " (its best écart; the table has not the one played)"
-    text = f"{name} by seat {played['seat']}: {made}"
+    elif played.get("ecart") == "given":
+        made += " (with the écart it made)"
+    text = f"{name} by {seat_name(played['seat'], names)}: {made}"
     higher = played.get("higher") or []
     if higher:
-        could = [f"{_who(c, ascii)} a {contract_name(c['contract'], False)}" for c in higher]
-        if len(could) > 4:
-            could = could[:4] + [f"{len(higher) - 4} more"]
-        text += "; could also have made: " + ", ".join(could)
+        text += "; could also have made: " + _cells_named(higher, ascii, names)
     return text

@@ -144,6 +144,22 @@ def describe_position(pos, ascii: bool = False) -> str:
 
 # -- results in words --------------------------------------------------------------------------
 
+def describe_deal(d, ident=None, ascii: bool = False) -> str:
+    """A deal as dealt (atout/dealt.py: no contract yet): the hands by seat and the cards
+    outside them, who leads."""
+    from atout.games import rules_for
+
+    rules = rules_for(d.game)
+    lines = [f"{_label(ident, ascii)}: {GAME_NAMES[d.game]}, a deal as dealt (no contract yet); "
+             f"seat {d.first} leads" + (f", seat {d.dealer} dealt" if d.dealer is not None else ""),
+             "hands as dealt:"]
+    for s, hand in enumerate(d.hands):
+        lines.append(f"  seat {s}  {hand_text(rules, hand, ascii)}")
+    name = {"priest5": "open cards", "at4": "talon"}.get(d.game, "dog")
+    lines.append(f"{name}: {hand_text(rules, d.outside, ascii)}")
+    return plain("\n".join(lines), ascii)
+
+
 def value_meaning(pos, ascii: bool = False) -> str:
     """What the solver's value counts in this game, in the viewer's words."""
     return plain(view.value_meaning(pos), ascii)

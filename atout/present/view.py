@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from atout.cards import EXCUSE, PETIT, T21, card, is_trump, rank, suit, token
 from atout.contract import DECLARER_CAMP, OTHER_CAMP
-from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
+from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick, deck_of, rules_for
 from atout.position import Position
 
-from .words import EXCUSE_NAME, card_text, standard_points
+from .words import EXCUSE_NAME, card_text, contract_words, standard_points
 
 #: suits as a player lays them out: colours alternate (♠ ♥ ♣ ♦)
 SUIT_ORDER = (0, 1, 3, 2)
@@ -36,8 +36,10 @@ AT4_BIRD_NAMES = {1: "Pagat", 2: "Uhu", 3: "Kakadu", 4: "Marabu"}
 
 def sort_key(position: Position):
     """A player's order: the Excuse and the trumps high to low, then ♠ ♥ ♣ ♦ high to low."""
-    power = position.rules.power
+    return _player_key(position.rules.power)
 
+
+def _player_key(power):
     def key(c: int):
         if c == EXCUSE:
             return (0, 0)
@@ -45,6 +47,12 @@ def sort_key(position: Position):
             return (1, -rank(c))
         return (2 + SUIT_ORDER.index(suit(c)), -power[c])
     return key
+
+
+def player_order(game: str) -> list[str]:
+    """The game's pack in a player's order (:func:`sort_key`), as card tokens: how the
+    deal editor lays out a hand."""
+    return [token(c) for c in sorted(deck_of(game), key=_player_key(rules_for(game).power))]
 
 
 def _number(half_or_whole: int, halves: bool):
@@ -104,13 +112,13 @@ def contract_text(position: Position, partner_known: bool = True, ascii: bool = 
     if c.bid == "trischaken":
         return (f"Trischaken, analysed for seat {c.declarer}"
                 + (" (von oben)" if c.von_oben else ""))
-    text = f"{c.bid.replace('_', ' ').capitalize()} by seat {c.declarer}"
+    text = f"{contract_words(c.bid)} by seat {c.declarer}"
     if c.called is not None:
         text += f", calling {card_text(c.called, ascii, c.game)}" + ("" if not partner_known else
                                                   " (in the talon: alone)" if c.partner is None
                                                   else f" (held by seat {c.partner})")
     if c.objective != "contract":
-        text += f"; playing for {c.objective.replace('_', ' ')}"
+        text += f"; playing for {contract_words(c.objective)}"
     if c.counting == "standard":
         text += "; standard counting"
     return text
@@ -305,7 +313,14 @@ def outside(position: Position, partner_known: bool = True) -> list[dict]:
         else:
             label = "Dog (counts for the defence)"
         cards = c.outside[DECLARER_CAMP] + c.outside[OTHER_CAMP]
-        return [{"label": label, "cards": [token(x) for x in sorted(cards, key=key)]}]
+        out = [{"label": label, "cards": [token(x) for x in sorted(cards, key=key)]}]
+        if c.bid in ("prise", "garde") and c.shown_dog:
+            # turned up for every seat to see before the taker took it: shown to each
+            # seat's view too (``public``), though most of it is now in the taker's hand
+            out.append({"label": "Dog turned up (before the taker took it)",
+                        "cards": [token(x) for x in sorted(c.shown_dog, key=key)],
+                        "public": True})
+        return out
     if c.game == "priest5":
         party = ("the caller's party" if c.camp[c.dealer] == DECLARER_CAMP
                  else "the other party")
@@ -426,7 +441,8 @@ def seat_view(position: Position, seat: int, shown: dict) -> dict:
     if position.to_play != seat:
         view["legal"] = []          # another seat's legal cards would show its hand
     parts = shown["outside"] if partner_known else outside(position, partner_known=False)
-    view["outside"] = [dict(part, cards=[x for x in part["cards"] if card(x) in seen],
+    view["outside"] = [part if part.get("public") else
+                       dict(part, cards=[x for x in part["cards"] if card(x) in seen],
                             hidden=sum(1 for x in part["cards"] if card(x) not in seen))
                        for part in parts]
     if not partner_known:

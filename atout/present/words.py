@@ -33,12 +33,28 @@ def card_text(c: Card | str, ascii: bool = False, game: str | None = None) -> st
     return tok[:-1] + SYMBOLS[tok[-1]]
 
 
+#: contracts and announcements as players write them, where that is not their name with
+#: its first letter capitalised and spaces for "_" ("piccolo_ouvert": "Piccolo ouvert")
+_CONTRACT_WORDS = {"garde_sans": "Garde sans", "garde_contre": "Garde contre",
+                   "koenig_ultimo": "König ultimo", "contract": "Game", "call": "Call",
+                   "alone": "Alone"}
+
+
+def contract_words(name: str, ascii: bool = False) -> str:
+    """A contract (a French bid, an Austrian game) or an Austrian announcement as players
+    write it, the same in the viewer's header and in the contract table: ``Garde sans``,
+    ``Piccolo ouvert``, ``Solorufer``, ``König ultimo`` (``ascii``: ``Konig ultimo``)."""
+    text = _CONTRACT_WORDS.get(name) or name.replace("_", " ").capitalize()
+    return plain(text, ascii)
+
+
 def cards_text(cards, ascii: bool = False, game: str | None = None) -> str:
     return (", " if game is not None else " ").join(card_text(c, ascii, game) for c in cards)
 
 
 #: what the viewer's words hold beyond ASCII, for a terminal that cannot print it
-_ASCII = str.maketrans({"×": "x", "−": "-", "é": "e", "ü": "u", "·": ".", "≥": ">=", "…": "..."})
+_ASCII = str.maketrans({"×": "x", "−": "-", "é": "e", "ü": "u", "ö": "o", "·": ".", "≥": ">=",
+                        "…": "...", "⅓": " 1/3", "⅔": " 2/3", "–": "-"})
 
 
 def plain(text: str, ascii: bool) -> str:

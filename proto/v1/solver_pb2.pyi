@@ -467,14 +467,18 @@ class TableMissing(_message.Message):
     def __init__(self, contract: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., field: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class TablePar(_message.Message):
-    __slots__ = ("cell", "proven", "announcements")
+    __slots__ = ("cell", "proven", "announcements", "open", "unasked")
     CELL_FIELD_NUMBER: _ClassVar[int]
     PROVEN_FIELD_NUMBER: _ClassVar[int]
     ANNOUNCEMENTS_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    UNASKED_FIELD_NUMBER: _ClassVar[int]
     cell: TableCell
     proven: bool
     announcements: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, cell: _Optional[_Union[TableCell, _Mapping]] = ..., proven: _Optional[bool] = ..., announcements: _Optional[_Iterable[str]] = ...) -> None: ...
+    open: _containers.RepeatedCompositeFieldContainer[TableCell]
+    unasked: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cell: _Optional[_Union[TableCell, _Mapping]] = ..., proven: _Optional[bool] = ..., announcements: _Optional[_Iterable[str]] = ..., open: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., unasked: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TablePlayed(_message.Message):
     __slots__ = ("seat", "contract", "made", "bounds", "higher", "not_asked")
@@ -493,7 +497,7 @@ class TablePlayed(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., contract: _Optional[str] = ..., made: _Optional[bool] = ..., bounds: _Optional[_Union[Bounds, _Mapping]] = ..., higher: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., not_asked: _Optional[bool] = ...) -> None: ...
 
 class ContractTable(_message.Message):
-    __slots__ = ("text_id", "number_id", "status", "game", "first", "cells", "missing", "par", "played", "notes", "stopped_by", "nodes", "seconds")
+    __slots__ = ("text_id", "number_id", "status", "game", "first", "cells", "missing", "par", "played", "notes", "stopped_by", "nodes", "seconds", "counting")
     TEXT_ID_FIELD_NUMBER: _ClassVar[int]
     NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -507,6 +511,7 @@ class ContractTable(_message.Message):
     STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
+    COUNTING_FIELD_NUMBER: _ClassVar[int]
     text_id: str
     number_id: int
     status: Status
@@ -520,7 +525,8 @@ class ContractTable(_message.Message):
     stopped_by: str
     nodes: int
     seconds: float
-    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., game: _Optional[str] = ..., first: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., missing: _Optional[_Iterable[_Union[TableMissing, _Mapping]]] = ..., par: _Optional[_Union[TablePar, _Mapping]] = ..., played: _Optional[_Union[TablePlayed, _Mapping]] = ..., notes: _Optional[_Iterable[str]] = ..., stopped_by: _Optional[str] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ...) -> None: ...
+    counting: str
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., game: _Optional[str] = ..., first: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[TableCell, _Mapping]]] = ..., missing: _Optional[_Iterable[_Union[TableMissing, _Mapping]]] = ..., par: _Optional[_Union[TablePar, _Mapping]] = ..., played: _Optional[_Union[TablePlayed, _Mapping]] = ..., notes: _Optional[_Iterable[str]] = ..., stopped_by: _Optional[str] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., counting: _Optional[str] = ...) -> None: ...
 
 class TableUpdate(_message.Message):
     __slots__ = ("cells", "table", "final")

@@ -2,65 +2,167 @@
 // `atout table` gives it (/api/contract-table/stream), its cells filling in as the server
 // proves them, then the par and the verdict on the contract played.  The table is of the
 // deal as dealt (the cards played do not change it), so it is kept per deal.  It sees
-// every hand: from one seat's view it is not shown.  Imports only the page's state, the
-// API and the cards (no module imports this one but viewer.js, deals.js and seat.js).
+// every hand: from one seat's view it is not shown.  The words are `atout table --text`'s
+// (atout/present/table_text.py): contracts as players write them, a legend for the numbers.
+// Imports only the page's state, the API and the cards (no module imports this one but
+// viewer.js, deals.js and seat.js).
 import { state, $, el, plural, TAB } from "./state.js";
-import { postLines, fieldMessage } from "./api.js";
+import { post, postLines, fieldMessage } from "./api.js";
 import { cardText } from "./cards.js";
 
-const tables = new Map();       // deal key -> {cells: Map, table, status, seconds}
-let running = null;             // {key, controller, started, timer}
+const tables = new Map();       // deal key -> {cells: Map, table, status, seconds, limit}
+let running = null;             // {key, controller, started, timer, limit, stopping}
+const SLOT = TAB + "-ctable";
+// seconds a stopped table may take to say what it proved before its request is dropped
+const STOP_PATIENCE = 5000;
 
-const NAMES = { garde: "prise/garde", garde_sans: "garde sans", garde_contre: "garde contre",
-                call: "call", alone: "alone", contract: "game" };
-const name = (n) => NAMES[n] || n.replace(/_/g, " ");
-const bidName = (n) => (n === "garde" ? "garde" : name(n));
-const dealKey = () => (state.deal ? JSON.stringify(Object.assign({}, state.deal, { played: [] })) : "");
+// contracts and announcements as players write them (atout/present/words.py contract_words)
+const WORDS = { garde_sans: "Garde sans", garde_contre: "Garde contre", koenig_ultimo: "König ultimo",
+                contract: "Game", call: "Call", alone: "Alone" };
+const words = (n) => WORDS[n] || (n.charAt(0).toUpperCase() + n.slice(1)).replace(/_/g, " ");
+const column = (n) => (n === "garde" ? "Prise/garde" : words(n));
+const FR_COLUMNS = ["Prise/garde", "own écart", "Garde sans", "Garde contre"];
+const AT4_COLUMNS = ["contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ultimo",
+                     "marabu_ultimo", "koenig_ultimo"].map(words);
+// the deal the table is of: the one being entered while the editor is open (a deal as dealt,
+// or the position once bid), else the deal shown
+const subject = () => (state.editing !== null ? state.editing.deal : state.deal);
+const seatView = () => state.editing === null && state.viewSeat !== null;
+const dealKey = () => (subject() ? JSON.stringify(Object.assign({}, subject(), { played: [] })) : "");
 const cellKey = (c) => [c.seat, c.contract, c.called, c.partner, c.objective, c.ecart].join("|");
+const french = (game) => game.startsWith("fr");
+const seatName = (s) => "seat " + s;
+
+// an Austrian count in thirds (standard counting) as a player says it: 167 -> 55⅔
+function points(v) {
+  const d = subject();
+  if (!d || d.game !== "at4" || (d.contract && d.contract.counting) !== "standard") return String(v);
+  const whole = Math.floor(v / 3), third = v - 3 * whole;
+  return (whole || !third ? String(whole) : "") + ["", "⅓", "⅔"][third];
+}
+
+// the legend: what the numbers count (atout/present/table_text.py legend)
+function legend(game) {
+  let what;
+  if (french(game)) what = "the deal's score per defender, from the taker's side (made: positive)";
+  else if (game === "priest5") what = "the caller's party's card points minus the other party's";
+  else if ((subject().contract || {}).counting === "standard") what = "the declarer's camp's card points, counted in threes (made with 35⅔ of 70); an announcement or a negative game: made or down";
+  else what = "the declarer's camp's card points (made with 54 of 106); an announcement or a negative game: made or down";
+  return "Numbers: " + what + "; open a…b: not proven yet, the value lies from a to b; –: no such cell.";
+}
+
+// the card a caller would call to get a partner: a king, else the highest suit card, else a tarock
+const RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K"];
+function callCard(calls) {
+  if (!calls || !calls.length) return null;
+  const suits = calls.filter((t) => !t.startsWith("T") && t !== "EX");
+  if (!suits.length) return calls.reduce((a, b) => (Number(b.slice(1)) > Number(a.slice(1)) ? b : a));
+  return suits.reduce((a, b) => (RANKS.indexOf(b.slice(0, -1)) > RANKS.indexOf(a.slice(0, -1)) ? b : a));
+}
 
 // the row and the column a cell goes in, as `atout table --text` lays them out
 function place(game, c) {
-  const seat = "seat " + c.seat;
-  if (game === "priest5") return [seat, c.contract === "alone" ? "alone" : "with seat " + c.partner];
+  const seat = seatName(c.seat);
+  if (game === "priest5") return [seat, c.contract === "alone" ? "Alone" : "with " + seatName(c.partner)];
   let called = "";
-  if (c.called) called = " calling " + cardText(c.called) + " (" + (c.partner === null || c.partner === undefined ? "alone" : "partner " + c.partner) + ")";
-  if (game === "at4") return [seat + " " + c.contract + called, name(c.objective || "contract")];
-  return [seat + called, name(c.contract)];
+  if (c.called) called = " calling " + cardText(c.called) + " (" + (c.partner === null || c.partner === undefined ? "alone" : "partner " + seatName(c.partner)) + ")";
+  if (game === "at4") return [seat + " " + words(c.contract) + called, words(c.objective || "contract")];
+  if (c.contract === "garde" && c.ecart === "given") return [seat + called, "own écart"];
+  return [seat + called, column(c.contract)];
 }
 
-function verdict(c) {
+function verdict(c, game) {
   const word = c.made === true ? "made" : c.made === false ? "down" : "open";
   const [lo, hi] = c.bounds || [null, null];
-  const binary = lo !== null && hi !== null && lo >= 0 && hi <= 1;
-  if (c.value !== null && c.value !== undefined && !binary) return word + " " + c.value;
-  if (c.made === null && lo !== null && hi !== null) return word + " " + lo + "…" + hi;
-  return word;
+  const binary = (lo !== null && hi !== null && lo >= 0 && hi <= 1) || !!c.objective;
+  let text = word;
+  if (c.value !== null && c.value !== undefined && !binary) text = word + " " + points(c.value);
+  else if (c.made === null && lo !== null && hi !== null && !binary) text = word + " " + points(lo) + "…" + points(hi);
+  if (game === "priest5" && c.contract === "call") {
+    const call = callCard(c.calls);
+    if (call) text += ", call " + cardText(call);
+  }
+  return text;
 }
 
 function who(c) {
-  let text = "seat " + c.seat;
+  let text = seatName(c.seat);
   if (c.called) text += " calling " + cardText(c.called);
-  if (c.contract === "call" && c.partner !== null && c.partner !== undefined) text += " with seat " + c.partner;
+  if (c.contract === "call" && c.partner !== null && c.partner !== undefined) text += " with " + seatName(c.partner);
   return text;
+}
+
+// "Garde by seat 0, Garde sans by seat 2 (its own écart), 3 more"
+function named(cells) {
+  const said = cells.slice(0, 4).map((c) => (c.contract === "garde" ? "Garde" : words(c.contract)) + " by " + who(c) + (c.ecart === "given" ? " (its own écart)" : ""));
+  if (cells.length > 4) said.push((cells.length - 4) + " more");
+  return said.join(", ");
+}
+
+// the par line (atout/present/table_text.py par_text)
+function parText(par) {
+  let could = "";
+  if (par.open && par.open.length) could += "; could still be made: " + named(par.open);
+  if (par.unasked && par.unasked.length) could += "; not asked: " + par.unasked.map(words).join(", ");
+  if (par.contract === null) {
+    return par.proven ? "Par: everyone passes, no contract is made (proven)." : "Par: not known yet — no contract is proven made" + could + ".";
+  }
+  let text = "Par: " + (par.contract === "garde" ? "Garde" : words(par.contract)) + " by " + who(par);
+  if (par.value !== null && par.value !== undefined) text += ", value " + points(par.value);
+  if (par.announcements && par.announcements.length) text += ", with " + par.announcements.map(words).join(", ");
+  return text + (par.proven ? " (proven)." : " so far — not proven" + could + ".");
+}
+
+function ecartLine(c, cells) {
+  const whose = seatName(c.seat) + "'s garde" + (c.called ? " calling " + cardText(c.called) : "");
+  if (c.ecart === "given") {
+    let text = whose + " with the écart it made (" + (c.ecart_cards || []).map(cardText).join(" ") + "): " +
+      (c.made === true ? "made" : c.made === false ? "down" : "open");
+    const best = cells.find((b) => b.ecart === "searched" && b.seat === c.seat && b.called === c.called);
+    if (best) text += "; with the best écart: " + (best.made === true ? (c.made ? "made" : "yes, another écart makes it")
+      : best.made === false ? "no, no écart makes it" : "not known yet");
+    return text;
+  }
+  if (c.made && c.ecart_cards) return whose + ": made with the écart " + c.ecart_cards.map(cardText).join(" ");
+  if (c.ecart_classes === undefined || c.ecart_classes === null) return whose + ": open; its écarts not counted within the time";
+  if (c.made === false) return whose + ": down whatever the écart (" + plural(c.ecart_classes, "different écart") + " refuted)";
+  return whose + ": open; " + c.refuted + " of its " + plural(c.ecart_classes, "different écart") + " refuted";
+}
+
+function order(game, columns) {
+  if (french(game)) columns.sort((a, b) => FR_COLUMNS.indexOf(a) - FR_COLUMNS.indexOf(b));
+  else if (game === "at4") columns.sort((a, b) => AT4_COLUMNS.indexOf(a) - AT4_COLUMNS.indexOf(b));
+  else if (game === "priest5") {
+    const at = (c) => (c === "Alone" ? 5 : Number(c.slice(-1)));
+    columns.sort((a, b) => at(a) - at(b));
+  }
+  return columns;
 }
 
 export function drawContractTable() {
   const grid = $("ctable-grid"), statusEl = $("ctable-status");
-  const seatView = state.viewSeat !== null;
-  $("ctable-run").disabled = seatView || !state.deal || running !== null;
+  const seatOnly = seatView();
+  const deal = subject();
+  $("ctable-run").disabled = seatOnly || !deal || running !== null;
   $("ctable-stop").hidden = running === null;
-  $("ctable-seat-note").hidden = !seatView;
-  const shown = seatView ? null : tables.get(dealKey());
+  $("ctable-stop").disabled = running !== null && running.stopping;
+  $("ctable-seat-note").hidden = !seatOnly;
+  $("ctable-ecart-note").hidden = !deal || !french(deal.game);
+  $("ctable-editing").hidden = state.editing === null;
+  $("ctable-editing").textContent = state.editing === null ? "" : state.editing.note;
+  const shown = seatOnly ? null : tables.get(dealKey());
   grid.replaceChildren();
   $("ctable-par").textContent = "";
   $("ctable-played").textContent = "";
+  $("ctable-legend").textContent = "";
   $("ctable-ecarts").replaceChildren();
   if (!shown) {
-    if (!running) { statusEl.textContent = seatView ? "" : "Not worked out yet for this deal."; statusEl.className = "dd-status"; }
+    if (!running) { statusEl.textContent = seatOnly ? "" : "Not worked out yet for this deal."; statusEl.className = "dd-status"; }
     grid.dataset.cells = "0";
     return;
   }
-  const game = state.deal.game;
+  const game = deal.game;
+  // the table's own order: the cells come first all together, in it (a Map keeps it)
   const cells = shown.table ? shown.table.cells : [...shown.cells.values()];
   const rows = new Map(), columns = [];
   for (const c of cells) {
@@ -69,6 +171,7 @@ export function drawContractTable() {
     if (!rows.has(row)) rows.set(row, new Map());
     rows.get(row).set(col, c);
   }
+  order(game, columns);
   const head = el("tr");
   head.append(el("th"));
   for (const col of columns) head.append(el("th", null, col));
@@ -78,7 +181,7 @@ export function drawContractTable() {
     tr.append(el("th", null, row));
     for (const col of columns) {
       const c = byCol.get(col);
-      const td = el("td", c ? (c.made === true ? "made" : c.made === false ? "down" : "open") : null, c ? verdict(c) : "–");
+      const td = el("td", c ? (c.made === true ? "made" : c.made === false ? "down" : "open") : null, c ? verdict(c, game) : "–");
       if (c) { td.dataset.made = String(c.made); td.dataset.key = cellKey(c); }
       tr.append(td);
     }
@@ -86,27 +189,19 @@ export function drawContractTable() {
   }
   grid.dataset.cells = String(cells.length);
   grid.dataset.proven = String(cells.filter((c) => c.made !== null).length);
-  for (const c of cells) {
-    if (c.ecart !== "searched") continue;
-    let text = "seat " + c.seat + "'s garde" + (c.called ? " calling " + cardText(c.called) : "") + ": ";
-    if (c.made && c.ecart_cards) text += "made with the écart " + c.ecart_cards.map(cardText).join(" ");
-    else if (c.made === false) text += "down whatever the écart (" + plural(c.ecart_classes, "different écart") + " refuted)";
-    else text += "open; " + c.refuted + " of its " + plural(c.ecart_classes, "different écart") + " refuted";
-    $("ctable-ecarts").append(el("li", null, text));
-  }
+  if (cells.length) $("ctable-legend").textContent = legend(game);
+  for (const c of cells) if (c.ecart === "given") $("ctable-ecarts").append(el("li", null, ecartLine(c, cells)));
+  for (const c of cells) if (c.ecart === "searched") $("ctable-ecarts").append(el("li", null, ecartLine(c, cells)));
   const t = shown.table;
   if (t) {
-    const par = t.par;
-    $("ctable-par").textContent = "Par: " + (par.contract === null ? "everyone passes, no contract is made"
-      : bidName(par.contract) + " by " + who(par) + (par.announcements && par.announcements.length ? ", with " + par.announcements.map(name).join(", ") : ""))
-      + (par.proven ? " (proven)." : " (not proven: a cell that would beat it is open).");
+    $("ctable-par").textContent = parText(t.par);
     if (t.played) {
-      let text = "The contract played: " + bidName(t.played.contract) + " by seat " + t.played.seat + ": " +
+      let text = "The contract played: " + (t.played.contract === "chiamo" ? "Chiamo" : words(t.played.contract)) + " by seat " + t.played.seat + ": " +
         (t.played.made === true ? "made with best play" : t.played.made === false ? "down with best play" : "not proven either way");
-      if (t.played.higher.length) text += "; could also have made: " + t.played.higher.map((c) => who(c) + " a " + bidName(c.contract)).join(", ");
+      if (t.played.higher.length) text += "; could also have made: " + named(t.played.higher);
       $("ctable-played").textContent = text + ".";
     }
-    if (t.missing) for (const m of t.missing) $("ctable-ecarts").append(el("li", null, "not asked: " + name(m.contract) + " of seats " + m.seats.join(", ") + ": " + m.field + ": " + m.reason));
+    if (t.missing) for (const m of t.missing) $("ctable-ecarts").append(el("li", null, "not asked: " + column(m.contract) + " of seats " + m.seats.join(", ") + ": " + m.field + ": " + m.reason));
   }
   if (!running || running.key !== dealKey()) {
     const proven = cells.filter((c) => c.made !== null).length;
@@ -121,10 +216,10 @@ export function drawContractTable() {
 }
 
 export async function runContractTable() {
-  if (!state.deal || state.viewSeat !== null || running) return;
+  if (!subject() || seatView() || running) return;
   const key = dealKey();
-  const limit = Number($("ctable-limit").value);
-  const job = { key, controller: new AbortController(), started: performance.now() };
+  const asked = Number($("ctable-limit").value);
+  const job = { key, controller: new AbortController(), started: performance.now(), limit: asked, stopping: false };
   running = job;
   const shown = { cells: new Map(), table: null, status: "running", seconds: 0 };
   tables.set(key, shown);
@@ -133,12 +228,15 @@ export async function runContractTable() {
   statusEl.dataset.status = "running";
   job.timer = setInterval(() => {
     const s = (performance.now() - job.started) / 1000;
-    statusEl.textContent = "Working out the table… " + s.toFixed(0) + " s of at most " + limit + " s (the cheap cells first)";
+    statusEl.textContent = job.stopping ? "Stopping: the table says what it proved…"
+      : "Working out the table… " + s.toFixed(0) + " s of at most " + job.limit + " s (the cheap cells first)";
   }, 250);
   let redraw = null, failure = null, r = null;
   const onLine = (msg) => {
     if (running !== job) return;
-    if (msg.type === "cells") {
+    if (msg.type === "start") {
+      job.limit = msg.time_limit;          // (the server's most may be less than asked)
+    } else if (msg.type === "cells") {
       for (const c of msg.cells) shown.cells.set(cellKey(c), c);
       if (!redraw) redraw = setTimeout(() => { redraw = null; drawContractTable(); }, 150);
     } else if (msg.type === "table") {
@@ -150,27 +248,43 @@ export async function runContractTable() {
   drawContractTable();
   try {
     r = await postLines("/api/contract-table/stream",
-                        { position: state.deal, time_limit: limit, slot: TAB + "-ctable" },
+                        { position: subject(), time_limit: asked, slot: SLOT },
                         job.controller.signal, onLine);
   } catch (e) {
     if (e.name !== "AbortError") failure = "the answer stopped (" + e.message + ")";
   }
   clearInterval(job.timer);
+  clearTimeout(job.patience);
   clearTimeout(redraw);
   if (running !== job) return;
   running = null;
   shown.seconds = (performance.now() - job.started) / 1000;
   if (r && !r.ok) failure = r.status === 409 ? "replaced" : fieldMessage(r.data);
   if (shown.table) shown.status = shown.table.status === "ok" ? "ok" : shown.table.stopped_by || "time";
+  else if (job.stopping) shown.status = "cancel";
   else { shown.status = "failed"; shown.reason = failure || "it ended before its table"; }
   drawContractTable();
 }
 
-export function stopContractTable() {
-  if (!running) return;
+// Stop: the server stops the search where it is and the stream ends with the table as
+// proven, par and the contract played included (as Ctrl-C ends `atout table`); a server
+// that does not answer so in time has its request dropped, keeping the cells told
+export async function stopContractTable() {
+  if (!running || running.stopping) return;
   const job = running;
+  job.stopping = true;
+  drawContractTable();
+  job.patience = setTimeout(() => dropContractTable(job), STOP_PATIENCE);
+  let r = null;
+  try { r = await post("/api/contract-table/stop", { slot: SLOT }); } catch (e) { r = null; }
+  if (!r || !r.ok || !r.data.stopped) dropContractTable(job);
+}
+
+function dropContractTable(job) {
+  if (running !== job) return;
   running = null;
   clearInterval(job.timer);
+  clearTimeout(job.patience);
   job.controller.abort();           // the server stops the search when the request goes
   const shown = tables.get(job.key);
   if (shown && !shown.table) shown.status = "cancel";
@@ -179,6 +293,6 @@ export function stopContractTable() {
 
 // another deal on screen, or another view: what ran for the last one stops
 export function contractTableChanged() {
-  if (running && (running.key !== dealKey() || state.viewSeat !== null)) stopContractTable();
+  if (running && (running.key !== dealKey() || seatView())) dropContractTable(running);
   drawContractTable();
 }

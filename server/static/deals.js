@@ -2,10 +2,11 @@
 // page), the examples, the positions opened or pasted in this tab, and a deal that came in
 // a link; loading one of them at the card, what-if and view its address asks for.
 import { state, $, el, plural } from "./state.js";
-import { api, validate } from "./api.js";
+import { api, post, fieldMessage, validate } from "./api.js";
 import { withCardText } from "./cards.js";
 import { encode } from "./link.js";
 import { readAddress, linkHash } from "./address.js";
+import { keptEntered, enteredDeal, ENTERED_GROUP } from "./record.js";
 import { emit } from "./events.js";
 
 export function showDealError(message) {
@@ -111,6 +112,15 @@ export async function loadDeal(i, view) {
   emit("deal-shown");             // the review kept for it, or the offer of one
 }
 
+// a deal the editor hands over: in the list ("Entered here") and shown, at the end of the
+// play entered so far
+export function showEntered(obj, recording) {
+  const i = enteredDeal(obj, recording);
+  state.deals[i].label = label(obj, 0);
+  fillDeals();
+  return loadDeal(i, { card: (obj.played || []).length, from: null, whatif: null, seat: null });
+}
+
 // positions opened or pasted in this tab are kept for its reloads
 const OPENED = "atout-opened";
 
@@ -131,10 +141,31 @@ function jsonProblem(err) {
   return "not valid JSON" + (m[2] ? " at column " + m[2] : "") + " (" + m[1].charAt(0).toLowerCase() + m[1].slice(1) + ")";
 }
 
+// TarotClub's deal files (a played deal, a custom deal) are read by the server
+// (/api/import: atout/tarotclub.py); this only tells them from atout's own JSON
+const TAROTCLUB = /"(?:deal_info|FirstPlayer)"\s*:/;
+
+async function importFile(text, source) {
+  const r = await post("/api/import", { text, name: source });
+  if (!r.ok) return { problems: [{ n: 1, text: fieldMessage(r.data) }], objs: [], deals: [] };
+  const problems = [], objs = [], deals = [];
+  r.data.items.forEach((item, i) => {
+    if (item.position) objs.push(item.position);
+    else if (item.deal) deals.push(item.deal);
+    else problems.push({ n: i + 1, text: (r.data.items.length > 1 ? item.label + ": " : "") + item.field + ": " + withCardText(item.reason) });
+  });
+  return { problems, objs, deals };
+}
+
 export async function loadText(text, source) {
-  const problems = [];
-  const objs = [];
+  let problems = [];
+  let objs = [];
+  let deals = [];
   let records;
+  if (TAROTCLUB.test(text)) {
+    ({ problems, objs, deals } = await importFile(text, source));
+    return showLoaded(problems, objs, deals, source, false);
+  }
   try {
     const whole = JSON.parse(text);
     records = (Array.isArray(whole) ? whole : [whole]).map((obj, i) => ({ n: i + 1, obj }));
@@ -149,10 +180,16 @@ export async function loadText(text, source) {
   for (const { n, obj } of records) {
     const problem = await validate(obj);
     if (problem) problems.push({ n, text: problem });
+    else if (obj && obj.contract === undefined) deals.push(obj);      // a deal as dealt
     else objs.push(obj);
   }
   problems.sort((a, b) => a.n - b.n);        // in the file's order
-  const named = records.length + problems.length > 1 || source !== "pasted";
+  return showLoaded(problems, objs, deals, source, records.length + problems.length > 1 || source !== "pasted");
+}
+
+// what a file or a paste gave: its refused lines said, its positions in the list and the
+// first shown; a deal as dealt (no contract yet) opens in the editor, at its bidding
+function showLoaded(problems, objs, deals, source, named) {
   const box = $("input-error");
   box.hidden = !problems.length;
   if (problems.length) {
@@ -168,6 +205,11 @@ export async function loadText(text, source) {
     openInput(true);
   } else {
     openInput(false);
+  }
+  if (!objs.length && deals.length) {
+    emit("deal-to-edit", deals[0]);
+    if (deals.length > 1) notice("This file holds " + plural(deals.length, "deal") + " as dealt: the first is in the editor.");
+    return;
   }
   if (!objs.length) return;
   const first = addDeals(objs, source, true);
@@ -210,6 +252,11 @@ export async function start() {
   let kept = [];
   try { kept = JSON.parse(sessionStorage.getItem(OPENED) || "[]"); } catch (e) { kept = []; }
   for (const { group, objs } of kept) objs.forEach((obj, i) => state.deals.push({ obj, label: label(obj, i), group, shared: true }));
+  const entered = keptEntered();
+  if (entered && entered.obj) {
+    state.deals.push({ obj: entered.obj, label: label(entered.obj, 0), group: ENTERED_GROUP, shared: true, entered: true });
+    state.recording = !!entered.recording;
+  }
   fillDeals();
   const view = readAddress();
   const refused = (mine.refused || []).map(withCardText);

@@ -6,17 +6,34 @@ import { state, $, positionAt } from "./state.js";
 import { post, fieldMessage } from "./api.js";
 import { currentSolve } from "./position.js";
 
+let wanted = true;        // the reader's choice, kept while the values cannot be had
+
 export function openImage(open) {
   $("image-panel").hidden = !open;
   $("save-image").setAttribute("aria-expanded", String(open));
   if (!open) return;
+  $("image-values").onchange = (e) => { wanted = e.target.checked; };
+  imageChanged();
+  $("image-status").textContent = "";
+}
+
+// the position shown, its value or the view changed: the box offers what the picture can
+// carry now — the exact value and each card's cost, the value's proven bounds where the
+// search stopped before the value, nothing (unticked) while no search has answered or from
+// one seat's view
+export function imageChanged() {
+  if ($("image-panel").hidden) return;
   const solved = currentSolve();
   const values = $("image-values");
   values.disabled = !solved || state.viewSeat !== null;
+  values.checked = wanted && !values.disabled;
+  const exact = solved && solved.status === "ok";
+  const words = [...$("image-values-label").childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.nodeValue.trim());
+  if (words) words.nodeValue = exact || !solved ? " with the double-dummy value and each card's cost"
+    : " with the double-dummy value's proven bounds (the search stopped before the value)";
   $("image-values-label").title = values.disabled
-    ? (state.viewSeat !== null ? "not from one seat's view: the values see every hand" : "once the value of this position is known")
-    : "the value of the position and each legal card's value and cost";
-  $("image-status").textContent = "";
+    ? (state.viewSeat !== null ? "not from one seat's view: the values see every hand" : "once the value of this position is known (or its bounds)")
+    : exact ? "the value of the position and each legal card's value and cost" : "the range the value is proven to lie in";
 }
 
 async function picture() {

@@ -20,6 +20,9 @@ export const state = {
   viewSeat: null,     // null: every hand open; a seat: the table as that seat sees it
   advices: new Map(), // key|samples|seat -> the /api/advise answer
   advising: null,     // {key, controller, started, timer}
+  recording: false,   // the entered deal shown takes the cards clicked as its real play
+  playing: null,      // a game against the solver under way (play.js)
+  editing: null,      // while the editor is open: {deal, note}, the deal its contract table is of
 };
 
 // this page's slots on the server: a newer request from this tab replaces an older one

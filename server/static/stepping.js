@@ -52,7 +52,7 @@ function bestCard() {
 // past the end of the line (a puzzle, a what-if): play a best card
 function continueLine() {
   const best = bestCard();
-  if (best) playInstead(best);
+  if (best) emit("play-best", best);  // (a what-if, or the next card of a play being entered)
 }
 
 export async function backToReal() {

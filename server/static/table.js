@@ -48,6 +48,10 @@ export function campClass(seat) {
 export function drawTable() {
   const t = state.table;
   const box = $("table");
+  // a lit card with the keyboard's focus keeps it when the table is drawn anew (its values
+  // came): the player's Enter still plays it
+  const active = document.activeElement;
+  const focused = active && box.contains(active) && active.dataset ? active.dataset.card : null;
   box.replaceChildren();
   box.className = "table seats-" + t.seats + " " + t.turn;
   box.title = "play goes " + t.turn;
@@ -58,6 +62,8 @@ export function drawTable() {
   drawWon(t);
   drawOutside(t);
   drawTricks(t);
+  const again = focused ? box.querySelector('.card.legal[data-card="' + focused + '"]') : null;
+  if (again) again.focus();
   $("dd-meaning").textContent = "Value: " + t.value_meaning + ".";
   $("legend-small").textContent = t.small_loss > 0 ? "small: a cost of at most " + t.small_loss : "here every loss is big";
 }

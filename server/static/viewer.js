@@ -14,22 +14,28 @@
 //               review.js    the review and its chart      deals.js    the deals offered, files, pasting
 //               address.js   the address, share links      picture.js  "Save image"
 //               contract-table.js  who could have made what: the deal's contract table
+//               editor.js    entering a deal: its cards, bidding (/api/draft)
+//               record.js    an entered deal on the table, its play clicked in card by card
+//               play.js      a deal played against the solver or fair bots
 //   below them: position.js  what is known of the position shown (value, advice, contract words)
 //               api.js       the server's API              cards.js    cards as a player writes them
 //               link.js      a deal in a link (atout/present/link.py)
 //               events.js    the features' events          state.js    the page's state, small helpers
 import { state, $ } from "./state.js";
-import { on } from "./events.js";
+import { on, emit } from "./events.js";
 import { go, stepCard, stepTrick, playInstead, backToReal, refreshButtons, update } from "./stepping.js";
 import { drawTable } from "./table.js";
 import { clearValue, solveCurrent, stopSolving } from "./value.js";
 import { adviseCurrent, fillViewOptions, stopAdvising } from "./seat.js";
 import { drawAnalysis, drawChartCursor, fillStartOptions, keepGoing, reviewLineChanged, reviewOnSolved,
          reviewSettingChanged, reviewViewChanged, runAnalysis, stopAnalysis, stopReview, watchChartWidth } from "./review.js";
-import { start, followLink, loadDeal, loadText, notice, openInput, showDealError } from "./deals.js";
+import { start, followLink, loadDeal, loadText, notice, openInput, showDealError, showEntered } from "./deals.js";
 import { openShare, copyShare, writeAddress } from "./address.js";
-import { openImage, saveImage } from "./picture.js";
+import { imageChanged, openImage, saveImage } from "./picture.js";
 import { contractTableChanged, runContractTable, stopContractTable } from "./contract-table.js";
+import { closeEditor, editorOpen, keepPlayed, openEditor, reopenEditor, wireEditor } from "./editor.js";
+import { drawRecording, recordCard, recordingShown, stopRecording, undoCard } from "./record.js";
+import { hint, openPlayPanel, playerCard, playing, playOnShown, playOnSolved, reviewGame, startPlaying, stopPlaying } from "./play.js";
 
 window.state = state;      // for the browser tests and a curious console
 
@@ -59,15 +65,24 @@ function setViewSeat(value) {
 // what follows each feature's event
 function listen() {
   on("go", (k) => go(k));                              // a card of the tricks, the list, the chart
-  on("play", (token) => playInstead(token));           // a card clicked: a what-if
+  // a card clicked: the player's card in a game against the solver, the next card of a
+  // play being entered, else a what-if
+  on("play", (token) => (playing() ? playerCard(token) : recordingShown() ? recordCard(token) : playInstead(token)));
+  on("play-best", (token) => { if (!playing()) emit("play", token); });   // ▶ past the end: not in a game
+  on("play-card", (token) => playInstead(token));      // a card of the game, the player's or the solver's
+  on("review-game", () => runAnalysis());
+  on("recorded", keepPlayed);                          // the editor keeps the play entered
+  on("deal-entered", (obj, recording) => showEntered(obj, recording));
+  on("deal-to-edit", (obj) => openEditor(obj));
+  on("editing-changed", contractTableChanged);         // its table: of the deal being entered
   on("leaving", clearValue);                           // the table moves to another position
   on("table", drawTable);                              // its table came
-  on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); });
+  on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); imageChanged(); drawRecording(); playOnShown(); });
   on("line-changed", reviewLineChanged);
-  on("solved", (lineKey, result) => { drawTable(); refreshButtons(); reviewOnSolved(lineKey, result); });
+  on("solved", (lineKey, result) => { drawTable(); refreshButtons(); reviewOnSolved(lineKey, result); imageChanged(); playOnSolved(lineKey, result); });
   on("advised", drawTable);
   on("deal-error", showDealError);
-  on("deal-closing", () => { stopSolving(); stopAdvising(); stopReview(); });
+  on("deal-closing", () => { stopPlaying(); stopSolving(); stopAdvising(); stopReview(); });
   on("deal-opened", () => { fillStartOptions(); fillViewOptions(); drawAnalysis(); contractTableChanged(); });
   on("deal-shown", () => (state.viewSeat === null ? reviewLineChanged() : reviewViewChanged()));
 }
@@ -101,11 +116,25 @@ function wire() {
   $("analyse").addEventListener("click", () => runAnalysis());
   $("analysis-stop").addEventListener("click", stopAnalysis);
   $("keep-going").addEventListener("click", keepGoing);
-  $("deal-select").addEventListener("change", (e) => { notice(""); $("input-error").hidden = true; loadDeal(Number(e.target.value)); });
+  $("deal-select").addEventListener("change", (e) => {
+    notice("");
+    $("input-error").hidden = true;
+    if (editorOpen()) closeEditor();
+    loadDeal(Number(e.target.value));
+  });
+  $("open-editor").addEventListener("click", () => (editorOpen() ? closeEditor() : openEditor(null)));
+  $("record-undo").addEventListener("click", undoCard);
+  $("play-open").addEventListener("click", () => { openShare(false); openImage(false); openPlayPanel($("play-panel").hidden); });
+  $("play-start").addEventListener("click", startPlaying);
+  $("play-stop").addEventListener("click", stopPlaying);
+  $("play-hint").addEventListener("click", hint);
+  $("play-review").addEventListener("click", reviewGame);
+  $("record-done").addEventListener("click", stopRecording);
+  wireEditor();
   $("toggle-input").addEventListener("click", () => openInput($("input-panel").hidden));
-  $("share").addEventListener("click", () => { openImage(false); openShare($("share-panel").hidden); });
+  $("share").addEventListener("click", () => { openImage(false); openPlayPanel(false); openShare($("share-panel").hidden); });
   $("copy-share").addEventListener("click", copyShare);
-  $("save-image").addEventListener("click", () => { openShare(false); openImage($("image-panel").hidden); });
+  $("save-image").addEventListener("click", () => { openShare(false); openPlayPanel(false); openImage($("image-panel").hidden); });
   $("save-svg").addEventListener("click", () => saveImage("svg"));
   $("save-png").addEventListener("click", () => saveImage("png"));
   $("load-paste").addEventListener("click", () => {
@@ -127,6 +156,7 @@ function wire() {
   document.addEventListener("keydown", (e) => {
     const tag = (e.target.tagName || "").toLowerCase();
     if (tag === "textarea" || (tag === "input" && e.target.type !== "range")) return;
+    if (editorOpen()) return;                         // the editor's keys are its own
     if (tag === "select" && e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
     const keys = {
       ArrowLeft: () => (e.shiftKey ? stepTrick(-1) : stepCard(-1)),
@@ -143,4 +173,4 @@ function wire() {
 
 listen();
 wire();
-start();
+start().then(reopenEditor);
