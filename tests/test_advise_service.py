@@ -184,6 +184,34 @@ def test_http_budgeted_advice_equals_local(http):
     assert r.status_code == 422 and r.json()["field"] == "budget"
 
 
+def test_http_fair_bot_reads_nothing_its_seat_cannot_know(http):
+    """The viewer's fair bot sends the whole deal (every advice request does) with its seat
+    and ``budget: true``: the server draws from what that seat can know, so two deals it
+    cannot tell apart (the hidden cards dealt again) get the same answer.  A node limit
+    beside the bot's time limit, so that both are searched alike; fr5, where the called
+    king's holder is hidden too."""
+    from atout.knowledge import seat_knowledge, view
+    from atout.sampler import Sampler
+    rng = random.Random("fair-bot")
+    obj = random_endgame(rng, "fr5", 6, partial=True, called_where="partner")
+    pos = parse_position(obj)
+    while len(pos.legal_cards()) < 2:
+        obj = random_endgame(rng, "fr5", 6, partial=True, called_where="partner")
+        pos = parse_position(obj)
+    seat = pos.to_play
+    other = next(o for o in Sampler(seat_knowledge(pos, seat)).positions(rng, 30)
+                 if parse_position(o).hands != pos.hands)
+    assert view(parse_position(other), seat) == view(pos, seat)
+    answers = []
+    for deal in (obj, other):
+        r = http.post("/api/advise", json={"position": dict(deal, id="bot"), "seat": seat,
+                                           "samples": 12, "seed": 4, "time_limit": 30,
+                                           "budget": True, "node_limit": 150_000})
+        assert r.status_code == 200, r.text
+        answers.append(r.json())
+    assert _same(*answers) and answers[0]["budget"]
+
+
 @pytest.mark.parametrize("change,field", [
     ({"seat": 9}, "seat"), ({"samples": 0}, "samples"), ({"samples": 2.5}, "samples"),
     ({"seed": -1}, "seed"), ({"time_limit": 0}, "time_limit"), ({"colour": 1}, "colour"),
