@@ -8,6 +8,7 @@
     atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
     atout analyze [FILE|-] ...  every card of played deals against double-dummy play
     atout advise [FILE|-] ...   the best card from what the seat to play could know
+    atout play [FILE|-] ...     bots play whole deals, each card from its own seat's view
     atout table [FILE|-] ...    the double-dummy contract table of each deal, and its par
     atout batch IN -o OUT ...   solve a puzzle set (or analyse played deals) on every core
     atout report OUT -o PAGE    a session's analyses as one HTML page
@@ -46,6 +47,7 @@ COMMANDS = (
     "solve_cmd",
     "analyze_cmd",
     "advise_cmd",
+    "play_cmd",
     "table_cmd",
     "batch_cmd",
     "report_cmd",

@@ -322,6 +322,8 @@ def analysis_object(msg: pb.Analysis) -> dict:
 
 _CARD_NUMBERS = ("mean", "se", "optimal", "made", "loss", "low", "high", "behind", "behind_se",
                  "p_better")
+#: a budgeted advice's numbers of a card left within bounds: present only there
+_CARD_BOUNDS = ("exact", "behind_low", "behind_high", "made_low", "made_high")
 
 
 def advice_message(advice: dict) -> pb.Advice:
@@ -344,9 +346,19 @@ def advice_message(advice: dict) -> pb.Advice:
     for row in advice["cards"]:
         card = msg.cards.add(card=row["card"], draws=row.get("draws", 0),
                              equivalent=row.get("equivalent", ()))
-        for name in _CARD_NUMBERS:
+        for name in _CARD_NUMBERS + _CARD_BOUNDS:
             if row.get(name) is not None:
                 setattr(card, name, row[name])
+    budget = advice.get("budget")
+    if budget is not None:
+        msg.budget.draw_nodes = budget["draw_nodes"]
+        if budget.get("time_limit") is not None:
+            msg.budget.time_limit = budget["time_limit"]
+        if budget.get("node_limit") is not None:
+            msg.budget.node_limit = budget["node_limit"]
+        msg.capped = advice.get("capped", 0)
+        if advice.get("value_low") is not None:
+            msg.value_low, msg.value_high = advice["value_low"], advice["value_high"]
     return msg
 
 
@@ -372,9 +384,20 @@ def advice_object(msg: pb.Advice) -> dict:
             elif name not in ("low", "high"):
                 row[name] = None
         row["draws"] = card.draws
+        for name in _CARD_BOUNDS:
+            if card.HasField(name):
+                row[name] = getattr(card, name)
         if card.equivalent:
             row["equivalent"] = list(card.equivalent)
         obj["cards"].append(row)
     if msg.stopped_by:
         obj["stopped_by"] = msg.stopped_by
+    if msg.HasField("budget"):
+        b = msg.budget
+        obj["budget"] = {"time_limit": b.time_limit if b.HasField("time_limit") else None,
+                         "node_limit": b.node_limit if b.HasField("node_limit") else None,
+                         "draw_nodes": b.draw_nodes}
+        obj["capped"] = msg.capped
+        if msg.HasField("value_low"):
+            obj["value_low"], obj["value_high"] = msg.value_low, msg.value_high
     return obj

@@ -361,9 +361,14 @@ class HttpApi:
     async def advise(self, request: Request) -> Response:
         async def work(request, obj):
             check_keys(obj, ("position", "seat", "samples", "seed", "time_limit", "confidence",
-                              "slot"))
+                              "node_limit", "budget", "slot"))
             raw, pos = position_of(obj)
             time_limit = self.time_limit_of(obj)
+            node_limit = request_option(obj, "node_limit", None, options.node_limit)
+            # a budget when asked for ("budget": true, or a node limit): a time limit alone
+            # stays the deadline it was before budgets, so that clients written then (the
+            # viewer's seat panel: every card's mean) get the answer they read
+            budget = request_option(obj, "budget", node_limit is not None, options.flag)
             slot = slot_of(obj, request)   # before the job: a coroutine made and then refused is never run
             samples = request_option(obj, "samples", DEFAULT_SAMPLES, options.samples)
             if samples > self.limits.max_samples:
@@ -378,7 +383,7 @@ class HttpApi:
                                seed=request_option(obj, "seed", None, options.seed),
                                confidence=request_option(obj, "confidence", DEFAULT_CONFIDENCE,
                                                   options.confidence),
-                               time_limit=time_limit)
+                               time_limit=time_limit, node_limit=node_limit, budget=budget)
             answer = await self.search_on_pool(request, slot, "advise", raw, {}, job=job)
             result = answer.result.to_json()
             if answer.status == "limit":

@@ -209,11 +209,21 @@ class SolverService(pb_grpc.SolverServicer):
                 confidence = options.confidence(request.confidence)
             except PositionError as e:
                 raise _invalid([(e.field, e.reason)]) from None
+        node_limit = request.node_limit if request.HasField("node_limit") else None
+        if node_limit is not None:
+            try:
+                options.node_limit(node_limit)
+            except PositionError as e:
+                raise _invalid([(e.field, e.reason)]) from None
+        # a budget when asked for (budget, or a node limit): a time limit alone stays the
+        # deadline it was before budgets, for the clients written then (as /api/advise)
+        budget = request.budget if request.HasField("budget") else node_limit is not None
         try:
             advice = await advise_on_pool(self.pool, obj, seat=seat,
                                           samples=request.samples or DEFAULT_SAMPLES, seed=seed,
                                           confidence=confidence,
-                                          time_limit=time_limit,
+                                          time_limit=time_limit, node_limit=node_limit,
+                                          budget=budget,
                                           tt_mb=self.limits.tt_mb(self.tt_mb, obj), turns=turns)
         except PositionError as e:
             raise _invalid([(prefix + e.field, e.reason)]) from None

@@ -11,7 +11,8 @@ result line of ``atout solve`` (``SolveResult.to_json()``); ANALYZE the report o
 analyze --json``; ANALYZE_STREAM {"report", "session"}, that report and the name it is
 kept under in this process; TABLE the contract table's object, its cells told as they
 change: ("progress", job, {"cells": [...]}); CARDS every legal card's value in one drawn
-deal, {"exact", "values", "value", "width"} (atout.solver.advise.solve_cards, for Advise).
+deal, {"exact", "values", "value", "width", "complete", "capped", "first"}
+(atout.solver.advise.solve_cards, or budget_cards for a budgeted advice: options "budget").
 
 An ANALYZE_STREAM is an analysis that tells what it finds as it goes, over the process's
 :class:`~atout.runner.process.Channel`: ("progress", job, {"session", "resumed",
@@ -240,11 +241,13 @@ def _analyze(obj: dict, options: dict, cancel, channel) -> tuple:
 
 def _cards(obj: dict, options: dict, cancel, channel) -> tuple:
     from atout.position import parse_position
-    from atout.solver.advise import solve_cards
+    from atout.solver.advise import budget_cards, solve_cards
 
-    r = solve_cards(parse_position(obj), cancel=cancel, **options)
-    return ("ok" if r.exact else "limit"), r.nodes, {"exact": r.exact, "values": r.values,
-                                                     "value": r.value, "width": r.width}
+    search = budget_cards if options.pop("budget", False) else solve_cards
+    r = search(parse_position(obj), cancel=cancel, **options)
+    return ("ok" if r.complete else "limit"), r.nodes, {
+        "exact": r.exact, "values": r.values, "value": r.value, "width": r.width,
+        "complete": r.complete, "capped": r.capped, "first": r.first}
 
 
 class _Unimplemented(Exception):

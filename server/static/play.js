@@ -2,10 +2,14 @@
 // one camp and the opponents play the others — "perfect": each card a best one by the
 // double-dummy search (the viewer's own value of the position, /api/solve; proven, or said
 // not to be when the time limit stopped it), or "fair": each card the advice of its own seat,
-// seeing only its hand (/api/advise, within the same time limit).  Each of the player's cards
-// is costed against the best card there, shown as it is played or kept until the end (a
-// puzzle); a hint names a best card; at the end the whole play can be reviewed.  The play is
-// a what-if line of the deal, so stepping back and the review work on it as on any line.
+// seeing only its hand (/api/advise, budgeted: the same time limit a card, spent on the cards
+// still in contention — docs/single-dummy.md, "Advice in a budget").  The request holds the
+// whole deal, as every advice request does; the server draws from what the seat can know of
+// it (tests/test_advise_service.py: two deals the seat cannot tell apart, the same card).
+// Each of the player's cards is costed against the best card there, shown as it is played or
+// kept until the end (a puzzle); a hint names a best card; at the end the whole play can be
+// reviewed.  The play is a what-if line of the deal, so stepping back and the review work on
+// it as on any line.
 import { state, $, el, plural, keyOf, positionAt, TAB, setLine, setPlaying } from "./state.js";
 import { post, fieldMessage } from "./api.js";
 import { tokenEl, valueText } from "./cards.js";
@@ -178,8 +182,11 @@ async function adviseBot(t) {
   drawPlay();
   let r;
   try {
+    // budget: the time limit is the card's time, spent where the decision is, not a
+    // deadline on every card's exact mean (which a hidden 10-trick deal seldom meets)
     r = await post("/api/advise", { position: positionAt(k), seat: t.to_play, samples: adviceSamples(),
-                                     seed: k, time_limit: solveLimit(), slot: TAB + "-play" }, controller.signal);
+                                     seed: k, time_limit: solveLimit(), budget: true, slot: TAB + "-play" },
+                   controller.signal);
   } catch (e) {
     if (e.name === "AbortError") return;
     r = { ok: false, data: { reason: e.message } };
