@@ -3,6 +3,7 @@
     python bench/advise.py                                   # every game, 8/10/12 tricks left
     python bench/advise.py --games fr4 --tricks 10 --count 10 --reference 2000
     python bench/advise.py --costs 3 --tricks 10 --count 3 --samples 6   # nodes per draw
+    python bench/advise.py --budget 2s --against 30s --games fr4 --tricks 10  # issue 66
     taskset -c 0,1 python bench/advise.py                    # on two cores of a bigger machine
 
 For each game and number of tricks left, ``--count`` positions made from the whole deals of
@@ -27,6 +28,12 @@ side: at most ``--samples`` draws, stopping once the recommended card is ahead w
 * **true deal** (``--true-loss``): how often the recommended card is double-dummy best in
   the real deal, and what it loses there against that deal's best card — beside the mean
   over the legal cards (a random card).
+
+``--budget B --against B2`` instead compares the budgeted advice (``--time-limit`` or a
+node budget) with a bigger budget's on the same positions (:func:`against`): issue 66's
+targets, the card of ``--time-limit 2`` at 10 tricks the 30 s advice's or one it cannot
+tell apart in at least 90 % of the positions, and a loss against the 30 s card of at most
+1 point a position on average by the 30 s draws (the same with 5 s at 12 tricks).
 
 The targets of issue 50: a decision at 95 % confidence, or 100 draws, in at most 2 s at
 10 tricks and 5 s at 12 (median, 2 cores), the reference's card in at least 90 % of the
@@ -119,6 +126,107 @@ def draw_costs(game: str, tricks: int, positions: int, draws: int, keep: int, se
             f"{kept / every:.2f}× | {alone / every:.2f}× |")
 
 
+def budget_args(text: str) -> dict:
+    """``advise`` keywords of a budget: ``2s`` (seconds) or ``8M`` / ``500k`` (nodes)."""
+    b = text.strip().lower()
+    if b.endswith("s"):
+        return {"time_limit": float(b[:-1])}
+    scale = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}.get(b[-1], 1)
+    return {"node_limit": int(float(b[:-1] if b[-1] in "kmg" else b) * scale)}
+
+
+def exact_loss(pos: Position, advice, card: str, seed: int,
+               time_limit: float = 20.0) -> tuple[float, float]:
+    """What ``card`` loses against ``advice``'s recommended card over the draws of that
+    advice (the first ``advice.solved``, drawn again with its ``seed``), each solved for
+    the two cards within ``time_limit`` seconds: (low, high), equal where every draw was
+    solved, else the bounds the stopped ones proved."""
+    from atout.position import parse_position
+    from atout.solver.advise import draw, solve_cards
+
+    rec = advice.recommended
+    sign = 1 if advice.maximizing else -1
+    deals = draw(pos, advice.solved, seed=seed)
+    low = high = 0
+    for key in deals.order:
+        values = solve_cards(parse_position(deals.deals[key]), cards=[card, rec],
+                             time_limit=time_limit).values
+        r = values[rec] if isinstance(values[rec], list) else [values[rec]] * 2
+        c = values[card] if isinstance(values[card], list) else [values[card]] * 2
+        if sign > 0:
+            low, high = low + r[0] - c[1], high + r[1] - c[0]
+        else:
+            low, high = low + c[0] - r[1], high + c[1] - r[0]
+    return low / len(deals.order), high / len(deals.order)
+
+
+def against(args) -> int:
+    """The budgeted advice against a bigger budget's (issue 66's targets): per game and
+    tricks left, how often its card is the bigger advice's or one that advice cannot tell
+    apart from its own (in its ``best``, or its test cannot rule the card out at the same
+    confidence: ``p_better`` >= 1 - confidence), and what its card loses against the bigger
+    advice's card by the bigger advice's draws (that advice's ``behind`` of the card; its
+    ``behind_low``..``behind_high`` where the card was left within bounds there)."""
+    small, big = budget_args(args.budget), budget_args(args.against)
+    print(f"budgeted advice {args.budget} against {args.against} (another seed), at most "
+          f"{args.samples} draws, confidence {args.confidence}, {args.workers} workers; load "
+          f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start\n")
+    print(f"| game | tricks left | positions | same card | or one {args.against} cannot tell "
+          f"apart | loss against its card (mean; low..high where bounded) | worst loss | "
+          f"median CPU | median draws | {args.against}: median CPU, draws |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for game in [g for g in args.games.split(",") if g]:
+        deals = load(SETS[game])
+        for t in [int(x) for x in args.tricks.split(",") if x.strip()]:
+            rng = random.Random(args.seed * 100 + t)
+            same = close = 0
+            lows, highs, cpu, draws, bcpu, bdraws = [], [], [], [], [], []
+            for i in range(args.first):
+                random_prefix(deals[i % len(deals)], t, rng)    # (the positions before)
+            for i in range(args.first, args.first + args.count):
+                pos = random_prefix(deals[i % len(deals)], t, rng)
+                c0 = time.process_time()
+                a = advise(pos, samples=args.samples, seed=args.seed + i, workers=args.workers,
+                           confidence=args.confidence, budget=True, **small)
+                cpu.append(time.process_time() - c0)
+                draws.append(a.solved)
+                c0 = time.process_time()
+                b = advise(pos, samples=args.samples, seed=args.seed + 10_000 + i,
+                           workers=args.workers, confidence=args.confidence, budget=True, **big)
+                bcpu.append(time.process_time() - c0)
+                bdraws.append(b.solved)
+                row = next(r for r in b.cards if r["card"] == a.recommended)
+                same += a.recommended == b.recommended
+                tied = (a.recommended in b.best or
+                        (row["p_better"] is not None and row["p_better"] >= 1 - args.confidence))
+                close += tied or a.recommended == b.recommended
+                if row.get("behind") is not None:
+                    lo = hi = row["behind"]
+                elif a.recommended == b.recommended or a.recommended in b.best:
+                    lo = hi = 0.0
+                else:
+                    # the bigger advice left our card within bounds: its exact loss over
+                    # the same draws, each solved for the two cards
+                    lo, hi = exact_loss(pos, b, a.recommended, args.seed + 10_000 + i)
+                if lo is not None:
+                    lows.append(lo)
+                    highs.append(hi)
+                if args.verbose:
+                    print(f"  {game} {t} #{i}: {a.recommended} ({a.solved} draws, {a.capped} "
+                          f"capped, cpu {fmt(cpu[-1])}) | {args.against}: {b.recommended} "
+                          f"({b.solved} draws, certainty {b.certainty}) loss {lo}..{hi} "
+                          f"p_better {row['p_better']}", file=sys.stderr, flush=True)
+            n = args.count
+            loss = (f"{statistics.mean(lows):.2f}" if lows == highs else
+                    f"{statistics.mean(lows):.2f}..{statistics.mean(highs):.2f}") if lows else "–"
+            print(f"| {game} | {t} | {n} | {same}/{n} | {close}/{n} | {loss} | "
+                  f"{max(highs) if highs else '–'} | {fmt(statistics.median(cpu))} | "
+                  f"{statistics.median(draws):g} | {fmt(statistics.median(bcpu))}, "
+                  f"{statistics.median(bdraws):g} |", flush=True)
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", default="fr4,fr3,fr5,priest5,at4")
@@ -145,7 +253,16 @@ def main(argv=None) -> int:
                     help="instead: what a draw costs, in nodes — every card exact, the value "
                          "and the K best cards, the value alone (--count positions, "
                          "--samples draws each)")
+    ap.add_argument("--budget", default=None, metavar="B",
+                    help="instead: the budgeted advice of B a position (2s: seconds; 8M: "
+                         "nodes) against --against's")
+    ap.add_argument("--against", default="30s", metavar="B",
+                    help="with --budget: the bigger budget it is compared with (default 30s)")
+    ap.add_argument("--first", type=int, default=0,
+                    help="with --budget: begin at this position of each game and tricks left")
     args = ap.parse_args(argv)
+    if args.budget:
+        return against(args)
     if args.costs:
         print(f"nodes per draw, {args.samples} draws of each position; the value and the "
               f"{args.costs} best cards, and the value alone, against every card exact\n")

@@ -38,8 +38,16 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--seed", type=checked(options.seed, int), metavar="K",
                    help="seed of the draws: the same seed, the same deals (default: a new one, "
                         "printed in the result)")
-    add_time_limit_option(p, "stop each position's advice after S seconds: draws solved so "
-                             "far, and the proven bounds of those stopped (status limit)")
+    add_time_limit_option(p, "advise each position within S seconds: a budget, each draw "
+                             "searched for what the decision needs and capped so that many fit "
+                             "(the cards out of contention within proven bounds: low..high)")
+    p.add_argument("--node-limit", type=checked(options.node_limit, int), metavar="N",
+                   help="a budget of N nodes for each position's advice instead of (or as well "
+                        "as) seconds: the same advice on any machine and at any number of "
+                        "workers")
+    p.add_argument("--no-budget", action="store_true",
+                   help="with --time-limit: solve each draw whole, the limit only stopping the "
+                        "draws under way (the advice before budgets)")
     add_workers_option(p, "searches side by side, one per core (default: every core)")
     add_tt_mb_option(p, "transposition table of each search in MB")
     p.add_argument("--text", action="store_true", help="the advice in words")
@@ -58,7 +66,8 @@ def run(args) -> int:
         confidence = DEFAULT_CONFIDENCE if args.confidence is None else args.confidence
         return advise(position, seat=args.seat, samples=args.samples or DEFAULT_SAMPLES,
                       seed=args.seed, confidence=confidence, time_limit=args.time_limit,
-                      workers=args.workers, tt_mb=args.tt_mb, cancel=cancel)
+                      workers=args.workers, tt_mb=args.tt_mb, cancel=cancel,
+                      node_limit=args.node_limit, budget=False if args.no_budget else None)
 
     searches = Searches("advise", "position", count_lines(args.file))
     with searches, _open_input(args.file) as f:
@@ -116,10 +125,16 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
         lines.append(f"stopped drawing after {counted}: the card is ahead of every other with "
                      f"{_pct(advice['certainty'])} certainty (asked {_pct(advice['confidence'])})")
     if advice["status"] != "ok":
-        why = {"time": "the time limit", "cancel": "Ctrl-C"}.get(advice.get("stopped_by"), "a limit")
+        why = {"time": "the time limit", "cancel": "Ctrl-C",
+               "nodes": "the node budget"}.get(advice.get("stopped_by"), "a limit")
         lines.append(f"stopped by {why}: {advice['solved']} draws solved, {advice['limited']} "
                      f"more counted by their proven bounds (low..high), "
                      f"{advice['samples'] - counted} not begun")
+    if advice.get("budget") is not None:
+        cap = advice["budget"]["draw_nodes"]
+        lines.append(f"budgeted: each draw searched for the cards in contention, the others "
+                     f"bounded (low..high), at most {cap:,} nodes a draw"
+                     + (f"; {advice['capped']} draws stopped by that cap" if advice.get("capped") else ""))
     if advice["recommended"] is not None:
         top = advice["cards"][0]
         text = f"play {cards_text(advice['best'], ascii, pos.game)}"
@@ -132,7 +147,8 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
             if advice.get("certainty") is not None and advice.get("decided") != "confidence":
                 text += f"; {_pct(advice['certainty'])} sure no other card is better"
         elif "low" in top:
-            text += f" (by its proven bounds {top['low']:.1f}..{top['high']:.1f}: no draw was solved)"
+            solved = "over the draws" if advice["solved"] else "no draw was solved"
+            text += f" (by its proven bounds {top['low']:.1f}..{top['high']:.1f}: {solved})"
         # (else one choice: nothing was drawn, the card is the whole answer)
         lines.append(text)
         if advice.get("value") is not None:
@@ -150,9 +166,15 @@ def render(pos, advice: dict, ascii: bool = False) -> str:
     lines.append(head + ("  low..high" if limited else ""))
     for row in advice["cards"]:
         better = "-" if row.get("p_better") is None else f"{100 * row['p_better']:.1f} %"
+        made_text = _pct(row['made'])
+        if row.get("made") is None and row.get("made_low") is not None:
+            made_text = f"{100 * row['made_low']:.0f}-{100 * row['made_high']:.0f}%"
+        behind = _num(row.get("behind"))
+        if row.get("behind") is None and row.get("behind_low") is not None:
+            behind = f">={row['behind_low']:.1f}"
         line = (f"{card_text(row['card'], ascii):>5}  {_num(row['mean']):>7}  {_num(row['se']):>6}  "
-                f"{_pct(row['optimal']):>7}  {_pct(row['made']):>5}  {_num(row['loss']):>6}  "
-                f"{_num(row.get('behind')):>6}  {_num(row.get('behind_se')):>6}  {better:>6}  "
+                f"{_pct(row['optimal']):>7}  {made_text:>5}  {_num(row['loss']):>6}  "
+                f"{behind:>6}  {_num(row.get('behind_se')):>6}  {better:>6}  "
                 f"{row.get('draws', 0):>5}")
         if "low" in row:
             line += f"  {row['low']:.1f}..{row['high']:.1f}"

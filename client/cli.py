@@ -8,6 +8,7 @@
     atout serve [--port P] ...  the gRPC service (atout.v1.Solver)
     atout analyze [FILE|-] ...  every card of played deals against double-dummy play
     atout advise [FILE|-] ...   the best card from what the seat to play could know
+    atout play [FILE|-] ...     bots play whole deals, each card from its own seat's view
     atout table [FILE|-] ...    the double-dummy contract table of each deal, and its par
     atout batch IN -o OUT ...   solve a puzzle set (or analyse played deals) on every core
     atout report OUT -o PAGE    a session's analyses as one HTML page
@@ -25,7 +26,6 @@ import argparse
 import errno
 import os
 import importlib
-import json
 import signal
 import sys
 from contextlib import contextmanager
@@ -36,6 +36,8 @@ from atout.errors import PositionError
 from atout.jsonl import read_records
 from atout.printable import printable
 
+from .output import emit, emit_error  # noqa: F401 (the commands import them from here)
+
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
 #: the command modules of this package, in the order ``atout --help`` lists them; each has
@@ -45,6 +47,7 @@ COMMANDS = (
     "solve_cmd",
     "analyze_cmd",
     "advise_cmd",
+    "play_cmd",
     "table_cmd",
     "batch_cmd",
     "report_cmd",
@@ -112,16 +115,8 @@ def _open_input(path: str) -> Iterator[BinaryIO]:
         yield f
 
 
-def _emit(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
-    sys.stdout.flush()
-
-
-def emit_error(rec, error=None) -> None:
-    """A refused record: ``<id or line>: <field>: <reason>`` on stderr and an error result line."""
-    error = error or rec.error
-    print(f"{rec.label}: {error.field}: {error.reason}", file=sys.stderr)
-    _emit({"id": rec.id, "status": "error", "field": error.field, "reason": error.reason})
+# the commands' output lines (client/output.py), named here as the commands import them
+_emit = emit
 
 
 def default_threads() -> int:

@@ -122,7 +122,8 @@ def _read_certificate(path: str, what: str) -> bytes:
     return data
 
 
-def _advice_options(request, samples, seed, time_limit, confidence=None) -> None:
+def _advice_options(request, samples, seed, time_limit, confidence=None, node_limit=None,
+                    budget=None) -> None:
     """An advice's options through atout.options' checks (a PositionError names the field)."""
     if samples is not None:
         request.samples = options.samples(samples)
@@ -130,6 +131,10 @@ def _advice_options(request, samples, seed, time_limit, confidence=None) -> None
         request.confidence = options.confidence(confidence)
     if seed is not None:
         request.seed = options.seed(seed)
+    if node_limit is not None:
+        request.node_limit = options.node_limit(node_limit)
+    if budget is not None:
+        request.budget = options.flag(budget, "budget")
     _limits(request, time_limit, None)
 
 
@@ -222,26 +227,29 @@ class Client:
 
     def advise(self, position, *, seat: int | None = None, samples: int | None = None,
                seed: int | None = None, time_limit: float | None = None,
-               confidence: float | None = None, timeout: float | None = None) -> dict:
+               confidence: float | None = None, timeout: float | None = None,
+               node_limit: int | None = None, budget: bool | None = None) -> dict:
         """As ``atout advise``: the advice line as a dict (``Advice.to_json()``);
-        ``confidence``: as ``--confidence`` (None: the server's default, 0.95)."""
+        ``confidence``: as ``--confidence`` (None: the server's default, 0.95);
+        ``time_limit``/``node_limit``: a budget (``budget``: False for a plain deadline)."""
         request = pb.AdviseRequest(position=_checked(position)[0])
         if seat is not None:
             request.seat = seat
-        _advice_options(request, samples, seed, time_limit, confidence)
+        _advice_options(request, samples, seed, time_limit, confidence, node_limit, budget)
         reply = self._call(self.stub.Advise, request, timeout)
         return convert.advice_object(reply)
 
     def advise_batch(self, positions: Iterable[Any], *, samples: int | None = None,
                      seed: int | None = None, time_limit: float | None = None,
                      confidence: float | None = None,
-                     timeout: float | None = None) -> Iterator[tuple[int, dict]]:
+                     timeout: float | None = None, node_limit: int | None = None,
+                     budget: bool | None = None) -> Iterator[tuple[int, dict]]:
         """(index, advice dict) for every position (each for its seat to play), in the
         order they finish; one call, refused whole if any position is bad."""
         request = pb.AdviseBatchRequest()
         for i, p in enumerate(positions):
             request.positions.append(_checked(p, f"positions[{i}].")[0])
-        _advice_options(request, samples, seed, time_limit, confidence)
+        _advice_options(request, samples, seed, time_limit, confidence, node_limit, budget)
         for reply in self._stream(self.stub.AdviseBatch, request, timeout):
             yield reply.index, convert.advice_object(reply.advice)
 

@@ -182,27 +182,35 @@ def outcome_object(msg: pb.Outcome) -> dict:
 
 def result_message(r, msg: pb.SolveResult | None = None) -> pb.SolveResult:
     """A :class:`~atout.solver.SolveResult` as a message (filled into ``msg`` if given)."""
+    return solve_message(r.to_json(), msg)
+
+
+def solve_message(result: dict, msg: pb.SolveResult | None = None) -> pb.SolveResult:
+    """A solve's result line (``atout solve``'s JSON, ``SolveResult.to_json()``) as a
+    message (filled into ``msg`` if given).  What the message has no field for
+    (``stopped_by``, ``best_guess``, ``card_bounds``) stays out of it; an HTTP client gets
+    the line itself."""
     msg = pb.SolveResult() if msg is None else msg
-    _set_id(msg, r.id)
-    msg.status = STATUS_OF[r.status]
-    if r.value is not None:
-        msg.value = r.value
-    if r.to_play is not None:
-        msg.to_play = r.to_play
-    msg.best.extend(r.best)
-    if r.cards is not None:
+    _set_id(msg, result.get("id"))
+    msg.status = STATUS_OF[result["status"]]
+    if result.get("value") is not None:
+        msg.value = result["value"]
+    if result.get("to_play") is not None:
+        msg.to_play = result["to_play"]
+    msg.best.extend(result.get("best") or ())
+    if result.get("cards") is not None:
         msg.cards.SetInParent()
-        for card, value in r.cards.items():
+        for card, value in result["cards"].items():
             msg.cards.cards.add(card=card, value=value)
-    msg.line.extend(r.line)
-    if r.outcome is not None:
-        outcome_message(r.outcome, msg.outcome)
-    msg.nodes = r.nodes
-    msg.seconds = r.seconds
-    if r.bounds is not None:
-        msg.bounds.low, msg.bounds.high = r.bounds
-    if r.made is not None:
-        msg.made = r.made
+    msg.line.extend(result.get("line") or ())
+    if result.get("outcome") is not None:
+        outcome_message(result["outcome"], msg.outcome)
+    msg.nodes = result.get("nodes", 0)
+    msg.seconds = result.get("seconds", 0.0)
+    if result.get("bounds") is not None:
+        msg.bounds.low, msg.bounds.high = result["bounds"]
+    if result.get("made") is not None:
+        msg.made = result["made"]
     return msg
 
 
@@ -314,6 +322,8 @@ def analysis_object(msg: pb.Analysis) -> dict:
 
 _CARD_NUMBERS = ("mean", "se", "optimal", "made", "loss", "low", "high", "behind", "behind_se",
                  "p_better")
+#: a budgeted advice's numbers of a card left within bounds: present only there
+_CARD_BOUNDS = ("exact", "behind_low", "behind_high", "made_low", "made_high")
 
 
 def advice_message(advice: dict) -> pb.Advice:
@@ -336,9 +346,19 @@ def advice_message(advice: dict) -> pb.Advice:
     for row in advice["cards"]:
         card = msg.cards.add(card=row["card"], draws=row.get("draws", 0),
                              equivalent=row.get("equivalent", ()))
-        for name in _CARD_NUMBERS:
+        for name in _CARD_NUMBERS + _CARD_BOUNDS:
             if row.get(name) is not None:
                 setattr(card, name, row[name])
+    budget = advice.get("budget")
+    if budget is not None:
+        msg.budget.draw_nodes = budget["draw_nodes"]
+        if budget.get("time_limit") is not None:
+            msg.budget.time_limit = budget["time_limit"]
+        if budget.get("node_limit") is not None:
+            msg.budget.node_limit = budget["node_limit"]
+        msg.capped = advice.get("capped", 0)
+        if advice.get("value_low") is not None:
+            msg.value_low, msg.value_high = advice["value_low"], advice["value_high"]
     return msg
 
 
@@ -364,9 +384,20 @@ def advice_object(msg: pb.Advice) -> dict:
             elif name not in ("low", "high"):
                 row[name] = None
         row["draws"] = card.draws
+        for name in _CARD_BOUNDS:
+            if card.HasField(name):
+                row[name] = getattr(card, name)
         if card.equivalent:
             row["equivalent"] = list(card.equivalent)
         obj["cards"].append(row)
     if msg.stopped_by:
         obj["stopped_by"] = msg.stopped_by
+    if msg.HasField("budget"):
+        b = msg.budget
+        obj["budget"] = {"time_limit": b.time_limit if b.HasField("time_limit") else None,
+                         "node_limit": b.node_limit if b.HasField("node_limit") else None,
+                         "draw_nodes": b.draw_nodes}
+        obj["capped"] = msg.capped
+        if msg.HasField("value_low"):
+            obj["value_low"], obj["value_high"] = msg.value_low, msg.value_high
     return obj

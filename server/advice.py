@@ -21,8 +21,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from atout.position import parse_position
-from atout.solver.advise import (DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, NO_TIME, Advice, check,
-                                 made, put_together, start)
+from atout.runner.process import JobKind
+from atout.solver.advise import (DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, NO_TIME, Advice,
+                                 budget_of, check, made, made_bounds, put_together, start)
 from atout.solver.race import AGAIN, WAIT
 
 from .pool import SearchPool
@@ -48,21 +49,27 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
                          samples: int = DEFAULT_SAMPLES, seed: int | None = None,
                          confidence: float = DEFAULT_CONFIDENCE,
                          time_limit: float | None = None, tt_mb: int | None = None,
-                         turns: asyncio.Semaphore | None = None) -> Advice:
+                         turns: asyncio.Semaphore | None = None, node_limit: int | None = None,
+                         budget: bool | None = None) -> Advice:
     """The advice for the seat to play of position ``obj``, its draws solved on ``pool``.
 
     Bad input raises :class:`~atout.errors.PositionError` (as :func:`atout.solver.advise.advise`);
     ``time_limit`` bounds the whole advice (stopped draws count with their bounds).
+    ``node_limit``, ``budget``: a budgeted advice, as :func:`atout.solver.advise.advise`'s
+    (each draw one job of the pool, capped, on one thread: the same advice as there).
     ``turns``: the draws in flight (default: one per worker; a batch shares one for all
     its positions)."""
     started = time.perf_counter()
     loop = asyncio.get_running_loop()
     deadline = None if time_limit is None else started + time_limit
 
+    plan = budget_of(time_limit, node_limit, budget)
+
     def prepare():
         position = check(obj, seat=seat, samples=samples, time_limit=time_limit, seed=seed,
-                         tt_mb=tt_mb, confidence=confidence)
-        return start(position, samples, seed, confidence, started)   # or the advice: one choice
+                         tt_mb=tt_mb, confidence=confidence, node_limit=node_limit)
+        # (or the advice itself: one choice)
+        return start(position, samples, seed, confidence, started, plan)
 
     race = await loop.run_in_executor(DRAWING, prepare)
     if isinstance(race, Advice):
@@ -92,20 +99,24 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
                 return
             async with turns:
                 left = None if deadline is None else max(deadline - time.perf_counter(), NO_TIME)
-                answer = await pool.run("cards", job.position,
-                                        {"time_limit": left, "tt_mb": tt_mb, "cards": list(job.cards)})
+                options = {"time_limit": left, "tt_mb": tt_mb, "cards": list(job.cards)}
+                if plan is not None:
+                    options.update(budget=True, exact=list(job.exact), leader=job.leader,
+                                   node_cap=job.nodes)
+                answer = await pool.run(JobKind.CARDS, job.position, options)
             if isinstance(answer, Failed):
                 raise AdviceFailed(answer.kind, answer.reason)
             nodes, data = answer.nodes, answer.result
             flags = {}
-            if data["exact"]:
+            if data["complete"]:
                 drawn = parse_position(job.position)
-                flags = {c: made(drawn, v) for c, v in data["values"].items()}
+                flags = {c: made(drawn, v) if not isinstance(v, list) else made_bounds(drawn, *v)
+                         for c, v in data["values"].items()}
             async with changed:
-                race.done(job, data["exact"], data["values"], data["value"], flags, nodes,
-                          data["width"])
+                race.done(job, data["complete"], data["values"], data["value"], flags, nodes,
+                          data["width"], data.get("first"), data.get("capped", False))
                 changed.notify_all()
-            if race.decided:
+            if race.decided or race.spent_at is not None:
                 return
 
     tasks = [asyncio.ensure_future(solve_draws()) for _ in range(pool.size)]
@@ -115,7 +126,7 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
             finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for task in finished:
                 task.result()                # a failed draw fails the advice
-            if race.decided:
+            if race.decided or race.spent_at is not None:
                 break                        # the draws still running are not needed
     finally:
         for task in tasks:
@@ -124,4 +135,4 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
 
     return await loop.run_in_executor(
         DRAWING, lambda: put_together(race, stopped_by="time",
-                                      seconds=time.perf_counter() - started))
+                                      seconds=time.perf_counter() - started, budget=plan))

@@ -21,6 +21,13 @@ value's probes proved of it.  Draws are solved on every core, one search per cor
 a draw left running while other workers have nothing to begin takes their cores for its
 next searches (threads under one search: the slow draw of a look, or the last ones).
 
+A **budgeted** advice (a time or node limit) asks less of each draw
+(:func:`budget_cards`): the contract's question, the deal's value, the exact value of the
+cards still in contention only — the others keep the bounds proven of them — each draw's
+searches capped (:func:`draw_nodes`) and on one thread, so that many draws fit the time
+and a node budget gives the same advice on any machine (docs/single-dummy.md, "Advice in
+a budget").
+
 Sampling is not proof: see docs/single-dummy.md for how to read the advice (strategy
 fusion, and what the seat is assumed to know).
 """
@@ -42,15 +49,17 @@ from atout.games import AT4_BIRD, AT4_NEGATIVE_TRICKS
 from atout.position import Position, parse_position
 from atout.scoring import made_threshold
 
-from . import DEFAULT_FEATURES, FEATURES, MAX_THREADS, ask_made, default_tt_mb, make_engine, _known
+from . import (DEFAULT_FEATURES, FEATURES, MAX_THREADS, ask_made, default_tt_mb, made_of,
+               make_engine, _known)
 from .cancel import Cancel
 from .params import card_of_code
 from .race import AGAIN, DEFAULT_CONFIDENCE, WAIT, Draws, Race
 
-__all__ = ["Advice", "Draws", "advise", "check", "draw", "made", "solve_cards", "put_together",
-           "start", "default_workers", "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE"]
+__all__ = ["Advice", "Draws", "advise", "budget_cards", "budget_of", "check", "draw", "draw_nodes",
+           "made", "made_flags", "solve_cards", "put_together", "start", "default_workers",
+           "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE"]
 
-DEFAULT_SAMPLES = 100
+DEFAULT_SAMPLES = options.ADVICE_SAMPLES
 MAX_SAMPLES = options.MAX_SAMPLES
 
 
@@ -67,13 +76,25 @@ class CardValues:
     """The double-dummy values of the cards asked in one deal: ``values`` {card: value}
     when ``exact``, else {card: [low, high]} proven before a limit stopped the search;
     ``value`` the deal's value (its best card's, every legal card counted) when exact;
-    ``width`` how far apart two cards' values can be in the deal (:func:`value_width`)."""
+    ``width`` how far apart two cards' values can be in the deal (:func:`value_width`).
+
+    A budgeted draw (:func:`budget_cards`) is ``complete`` when no time limit or cancel
+    stopped it: its ``values`` then mix numbers (exact) and [low, high] (the bounds proven
+    of a card left out of contention, or of one its node cap stopped: ``capped``), its
+    ``value`` a number or [low, high]; ``first``: the card its search would try first."""
 
     exact: bool
     values: dict
-    value: int | None = None
+    value: Any = None
     nodes: int = 0
     width: int = 0
+    complete: bool | None = None   # (default: exact — a plain draw is complete when exact)
+    capped: bool = False
+    first: str | None = None
+
+    def __post_init__(self):
+        if self.complete is None:
+            self.complete = self.exact
 
 
 #: the table of a drawn deal's search when none is asked (MB): it starts at the solver's
@@ -166,6 +187,179 @@ def solve_cards(position: Position, *, cards=None, time_limit: float | None = No
             c.detach(engine)
 
 
+#: the nodes a core searches in a second, nominally (fr4 from ten tricks out: 3-5 M): what
+#: turns a budgeted advice's seconds into its draws' node caps.  A constant, not a
+#: measure of this machine, so that the caps — and what each draw proves — are the same
+#: on any machine and at any number of workers
+NOMINAL_NODES_PER_SECOND = 4_000_000
+#: a budgeted advice caps each draw's searches at this share of its budget (at least
+#: MIN_DRAW_NODES): no single hard deal takes the time of all the others, and where no draw
+#: can be solved (a whole deal) the budget still samples eight deals' worth of probes
+DRAW_SHARE = 1 / 8
+MIN_DRAW_NODES = 20_000
+
+
+def draw_nodes(time_limit: float | None = None, node_limit: int | None = None) -> int:
+    """The node cap of each draw of an advice budgeted ``time_limit`` seconds (at the
+    nominal speed, per worker) or ``node_limit`` nodes in all: DRAW_SHARE of it."""
+    budgets = []
+    if time_limit is not None:
+        budgets.append(time_limit * NOMINAL_NODES_PER_SECOND)
+    if node_limit is not None:
+        budgets.append(node_limit)
+    return max(MIN_DRAW_NODES, int(min(budgets) * DRAW_SHARE))
+
+
+def budget_cards(position: Position, *, cards=None, exact=(), leader: str | None = None,
+                 node_cap: int = 0, time_limit: float | None = None, cancel: Cancel | None = None,
+                 cancels=(), tt_mb: int | None = None) -> CardValues:
+    """One drawn deal of a budgeted advice: what the decision needs of it, within
+    ``node_cap`` nodes (0: no cap), on one thread (the same bounds on any machine).
+
+    In order, each search starting from what the ones before proved: the contract's
+    question ("made?", one null-window probe at the threshold), and where some card of
+    the seat gets its camp's answer and others may not, the same question after each
+    card in ``cards`` (one probe each, at most a share of the cap); the deal's value,
+    whose probes bound every card; then the exact value of the cards in contention
+    (``exact``, ``leader`` first).  The other cards keep the bounds proven of them (the
+    cheap bounds, the probes', no card better than the deal's value for the camp to
+    play).  The cap stops the searches where they are: what they proved is the draw's
+    answer (``capped``), the same on any number of workers; a time limit or a cancel
+    makes it incomplete (``complete`` False)."""
+    engine = (make_engine(position, tt_mb) if tt_mb else
+              make_engine(position, draw_tt_mb(position), grow_to_mb=DRAW_TT_MB))
+    stops = [c for c in (cancel, *cancels) if c is not None]
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    start = engine.nodes
+    names = card_of_code(position.rules)
+    groups = engine.groups()
+    wanted = None if cards is None else set(cards)
+    order = [rep for rep in engine.move_codes()
+             if wanted is None or any(token(names[c]) in wanted for c in groups[rep])]
+    name = {rep: token(names[rep]) for rep in order}
+    # (a card asked stands for its group: the engine's representative may be another of it)
+    asked = {rep: {token(names[c]) for c in groups[rep]} for rep in order}
+    want_exact = [rep for rep in order if leader in asked[rep]] + \
+                 [rep for rep in order if asked[rep] & set(exact) and leader not in asked[rep]]
+    state = {"capped": False, "complete": True}
+
+    def go(most: int = 0) -> bool:
+        """Limits for the next search: the nodes left to the draw (at most ``most``), the
+        time left; False when none are left (the state says why)."""
+        if any(c.is_set() for c in stops) or (deadline and time.perf_counter() >= deadline):
+            state["complete"] = False
+            return False
+        left = node_cap - (engine.nodes - start) if node_cap else 0
+        if node_cap and left <= 0:
+            state["capped"] = True
+            return False
+        if most:
+            left = min(left, most) if left else most
+        engine.set_limits(left, max(deadline - time.perf_counter(), NO_TIME) if deadline else 0.0)
+        for c in stops:
+            c.attach(engine)        # (after set_limits, which clears the stop flag)
+        return True
+
+    def why_stopped(most: int = 0) -> bool:
+        """After a search that did not finish: True when the draw is over (a limit, a
+        cancel or its cap), False when only a probe's own share ran out."""
+        if any(c.is_set() for c in stops) or (deadline and time.perf_counter() >= deadline):
+            state["complete"] = False
+            return True
+        if node_cap and engine.nodes - start >= node_cap:
+            state["capped"] = True
+            return True
+        return not most
+
+    values: dict = {}
+    value = None
+    root = list(engine.bounds())
+    try:
+        threshold = made_threshold(position.contract, position.hands)
+        over = not go()
+        if not over:
+            done, lo, hi = ask_made(engine, threshold, *root)
+            if done:
+                root = [lo, hi]
+            else:
+                over = why_stopped()
+        if not over and threshold is not None and made_of(*root, threshold) is not None:
+            # some card gets the seat's camp its answer ("made" for the declarer's side,
+            # "down" for the other): which ones? one probe each, a share of the cap apiece
+            maximizing = engine.maximizing()
+            if (root[0] >= threshold) == maximizing:
+                share = node_cap // (2 * len(order)) if node_cap else 0
+                for rep in order:
+                    if made_of(*engine.child_bounds(rep), threshold) is not None:
+                        continue
+                    if not go(share):
+                        over = True
+                        break
+                    done, _ = engine.child_at_least(rep, threshold)
+                    if not done and why_stopped(share):
+                        over = True
+                        break
+        if not over and go():
+            done, lo, hi = engine.value(at_least=root[0], at_most=root[1])
+            if done:
+                value = lo
+            else:
+                root = [max(root[0], lo), min(root[1], hi)]
+                over = why_stopped()
+        if not over and value is not None:
+            # the leader first (the paired statistics are against it), then the card the
+            # value's walk found best (an optimal card costs one probe), then the others
+            found = engine.best_guess()
+            if found is not None:
+                top = next((r for r in want_exact if found in groups[r]), None)
+                if top is not None and not (leader is not None and leader in asked[top]):
+                    skip = 1 if want_exact and leader is not None and leader in asked[want_exact[0]] else 0
+                    want_exact.remove(top)
+                    want_exact.insert(skip, top)
+            for rep in want_exact:
+                if not go():
+                    break
+                klo, khi = _known(engine, groups[rep], value)
+                done, clo, chi = engine.child_value(rep, guess=min(max(value, klo), khi),
+                                                    at_least=klo, at_most=khi)
+                if not done:
+                    why_stopped()
+                    break
+                values[rep] = clo
+        first = engine.best_guess()
+    finally:
+        for c in stops:
+            c.detach(engine)
+    out: dict = {}
+    all_exact = True
+    for rep in order:
+        if rep in values:
+            lo = hi = values[rep]
+        else:
+            lo, hi = engine.child_bounds(rep)
+            if value is not None:
+                klo, khi = _known(engine, groups[rep], value)
+                lo, hi = max(lo, klo), min(hi, khi)
+        all_exact &= lo == hi
+        for c in groups[rep]:
+            if wanted is None or token(names[c]) in wanted:
+                out[token(names[c])] = lo if lo == hi else [lo, hi]
+    first_card = None
+    if first is not None:
+        first_card = next((token(names[c]) for r in order if first in groups[r] for c in groups[r]
+                           if wanted is None or token(names[c]) in wanted), None)
+    return CardValues(state["complete"] and all_exact and value is not None, out,
+                      value if value is not None else root, engine.nodes - start,
+                      value_width(position), state["complete"], state["capped"], first_card)
+
+
+def made_bounds(position: Position, low: int, high: int) -> bool | None:
+    """Whether the contract is made when the deal's value lies in [low, high]: ``made``
+    where both ends agree (it is monotone in the value), else None."""
+    a, b = made(position, low), made(position, high)
+    return a if a == b else None
+
+
 def made(position: Position, value: int) -> bool | None:
     """Whether the contract is made when the deal ends at ``value`` (the solver value of
     ``position``'s game); None in Trischaken, which has no contract to make.
@@ -218,6 +412,10 @@ class Advice:
     seconds: float = 0.0
     recommended: str | None = None
     best: list = field(default_factory=list)
+    budget: dict | None = None     # a budgeted advice: {"time_limit", "node_limit", "draw_nodes"}
+    capped: int = 0                # budgeted: draws counted whose node cap left bounds
+    value_low: float | None = None   # budgeted: the bounds of the draws' mean value, where
+    value_high: float | None = None  # some deal's value was only bounded
 
     def to_json(self) -> dict:
         obj = {"id": self.id, "status": self.status, "seat": self.seat, "to_play": self.seat,
@@ -231,6 +429,11 @@ class Advice:
                "nodes": self.nodes, "seconds": round(self.seconds, 6)}
         if self.stopped_by is not None:
             obj["stopped_by"] = self.stopped_by
+        if self.budget is not None:
+            obj["budget"] = self.budget
+            obj["capped"] = self.capped
+            if self.value is None and self.value_low is not None:
+                obj["value_low"], obj["value_high"] = _round(self.value_low), _round(self.value_high)
         return obj
 
 
@@ -244,7 +447,7 @@ def _number(n):
 
 
 def check(position, *, seat=None, samples=DEFAULT_SAMPLES, time_limit=None, workers=None,
-          tt_mb=None, seed=None, confidence=None) -> Position:
+          tt_mb=None, seed=None, confidence=None, node_limit=None) -> Position:
     """The position of an advice request and its options, checked (through
     :mod:`atout.options`, as every interface checks them): a PositionError names the field."""
     if not isinstance(position, Position):
@@ -261,6 +464,8 @@ def check(position, *, seat=None, samples=DEFAULT_SAMPLES, time_limit=None, work
         options.seed(seed)    # draw() seeds with int(seed): 7.0 from JSON draws as 7
     if time_limit is not None:
         options.time_limit(time_limit)
+    if node_limit is not None:
+        options.node_limit(node_limit)
     if workers is not None:
         options.workers(workers)
     if tt_mb is not None:
@@ -306,13 +511,16 @@ def group_rows(row: dict, group: tuple, recommended: bool) -> list[dict]:
 
 
 def start(position: Position, samples: int, seed: int | None, confidence: float,
-          started: float) -> Race | Advice:
+          started: float, budget: dict | None = None) -> Race | Advice:
     """The race of an advice for ``position`` (checked), or the advice itself where the
     seat has one choice — one legal card, or legal cards all worth the same in every deal
     it considers possible (:mod:`atout.solver.equivalent`): the first of them, at once
     (nothing drawn and nothing solved; the consistent deals are counted all the same, in
-    milliseconds).  ``started``: the advice's ``time.perf_counter()`` start."""
-    race = Race(position, samples, seed, confidence)
+    milliseconds).  ``started``: the advice's ``time.perf_counter()`` start.  ``budget``: a
+    budgeted advice's {"time_limit", "node_limit", "draw_nodes"} (:func:`budget_of`)."""
+    race = Race(position, samples, seed, confidence, budget=budget is not None,
+                draw_nodes=budget["draw_nodes"] if budget else 0,
+                node_budget=(budget or {}).get("node_limit") or 0)
     if len(race.groups) > 1:
         return race
     group = race.groups[0]
@@ -324,14 +532,26 @@ def start(position: Position, samples: int, seed: int | None, confidence: float,
                   samples=samples, seed=race.draws.seed, deals=race.draws.count, cards=rows,
                   confidence=confidence, certainty=1.0, decided="one card",
                   recommended=group[0], best=sorted(group),
-                  seconds=time.perf_counter() - started)
+                  seconds=time.perf_counter() - started, budget=budget)
+
+
+def budget_of(time_limit: float | None, node_limit: int | None, budget: bool | None) -> dict | None:
+    """The budget of an advice (None: not budgeted): by default an advice is budgeted
+    when it has a time limit or a node limit (``budget`` True or False says otherwise)."""
+    if budget is None:
+        budget = time_limit is not None or node_limit is not None
+    if not budget:
+        return None
+    return {"time_limit": time_limit, "node_limit": node_limit,
+            "draw_nodes": draw_nodes(time_limit, node_limit) if (time_limit or node_limit) else 0}
 
 
 def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
            seed: int | None = None, confidence: float = DEFAULT_CONFIDENCE,
            time_limit: float | None = None, workers: int | None = None,
            tt_mb: int | None = None, cancel: Cancel | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Advice:
+           progress: Callable[[int, int], None] | None = None, node_limit: int | None = None,
+           budget: bool | None = None) -> Advice:
     """Advice for the seat to play of ``position`` (a Position or a position object),
     from what it knows.
 
@@ -348,12 +568,23 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
     ``progress(done, total)`` is called as draws are solved.  ``seat``, when given, must be
     the seat to play.  Bad input raises :class:`~atout.errors.PositionError` (``field``:
     ``seat``, ``played``, ``samples``, ``seed``, ``confidence``, ``time_limit``,
-    ``workers``, ``tt_mb``).
+    ``node_limit``, ``workers``, ``tt_mb``).
+
+    **Budgeted** (a ``time_limit`` or a ``node_limit``, unless ``budget`` is False): each
+    draw spends its time where the decision is (:func:`budget_cards`: the cards in
+    contention with the leader valued exactly, the others within proven bounds, its
+    searches capped at :func:`draw_nodes`, one thread each), so that many draws fit the
+    time; ``node_limit`` (nodes in all) counts the draws begun before the nodes of those
+    before them reach it, in order — with a node limit and no time limit the advice is
+    the same on any machine and at any number of workers.  docs/single-dummy.md says
+    what each number then proves.
     """
     started = time.perf_counter()
     position = check(position, seat=seat, samples=samples, time_limit=time_limit,
-                     workers=workers, tt_mb=tt_mb, seed=seed, confidence=confidence)
-    race = start(position, samples, seed, confidence, started)
+                     workers=workers, tt_mb=tt_mb, seed=seed, confidence=confidence,
+                     node_limit=node_limit)
+    plan = budget_of(time_limit, node_limit, budget)
+    race = start(position, samples, seed, confidence, started, plan)
     if isinstance(race, Advice):
         return race
     deadline = None if time_limit is None else started + time_limit
@@ -391,9 +622,15 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
             left = None if deadline is None else max(deadline - time.perf_counter(), NO_TIME)
             try:
                 drawn = parse_position(job.position)
-                result = solve_cards(drawn, cards=job.cards, time_limit=left, tt_mb=tt_mb,
-                                     cancels=(cancel, finish), threads=share)
-                flags = {c: made(drawn, v) for c, v in result.values.items()} if result.exact else {}
+                if plan is not None:
+                    # one thread: what a capped search proves is then the same every time
+                    result = budget_cards(drawn, cards=job.cards, exact=job.exact,
+                                          leader=job.leader, node_cap=job.nodes, time_limit=left,
+                                          tt_mb=tt_mb, cancels=(cancel, finish))
+                else:
+                    result = solve_cards(drawn, cards=job.cards, time_limit=left, tt_mb=tt_mb,
+                                         cancels=(cancel, finish), threads=share)
+                flags = made_flags(drawn, result)
             except BaseException:
                 with lock:           # no worker waits for a look this draw will never reach
                     race.close()
@@ -403,10 +640,10 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
                 with lock:
                     state["running"] -= 1
             with lock:
-                race.done(job, result.exact, result.values, result.value, flags, result.nodes,
-                          result.width)
-                if race.decided:
-                    finish.set()
+                race.done(job, result.complete, result.values, result.value, flags,
+                          result.nodes, result.width, result.first, result.capped)
+                if race.decided or race.spent_at is not None:
+                    finish.set()        # the draws under way are not part of the advice
                 if progress is not None:
                     progress(min(race.prefix, race.counted()), race.samples)
                 lock.notify_all()
@@ -415,12 +652,22 @@ def advise(position, *, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
         for future in [pool.submit(work) for _ in range(n_workers)]:
             future.result()
     return put_together(race, stopped_by="cancel" if cancel.is_set() else "time",
-                        seconds=time.perf_counter() - started)
+                        seconds=time.perf_counter() - started, budget=plan)
 
 
-def put_together(race: Race, stopped_by: str = "time", seconds: float = 0.0) -> Advice:
+def made_flags(drawn: Position, result: CardValues) -> dict:
+    """{card: made after it} where the draw ``result`` of ``drawn`` proves it (its value,
+    or bounds on one side of the threshold); {} for a draw a limit stopped."""
+    if not result.complete:
+        return {}
+    return {c: made(drawn, v) if not isinstance(v, list) else made_bounds(drawn, *v)
+            for c, v in result.values.items()}
+
+
+def put_together(race: Race, stopped_by: str = "time", seconds: float = 0.0,
+                 budget: dict | None = None) -> Advice:
     """The advice from what ``race`` has solved (every search it began is over).
-    ``stopped_by``: why, if a limit stopped it."""
+    ``stopped_by``: why, if a limit stopped it; ``budget``: a budgeted advice's."""
     position = race.position
     summary = race.summary()
     counted = race.counted()
@@ -429,18 +676,24 @@ def put_together(race: Race, stopped_by: str = "time", seconds: float = 0.0) -> 
                     samples=race.samples, seed=race.draws.seed, deals=race.draws.count,
                     cards=[], confidence=race.confidence, solved=race.prefix, limited=limited,
                     distinct=len(set(race.draws.order[:counted])), nodes=race.nodes,
-                    seconds=seconds)
+                    seconds=seconds, budget=budget, capped=race.capped)
     if race.prefix:
-        advice.value = race.pairs.best_sum / race.prefix
+        if race.pairs.best_n == race.prefix:
+            advice.value = race.pairs.best_sum / race.prefix
+        else:
+            advice.value_low = race.pairs.best_lo / race.prefix
+            advice.value_high = race.pairs.best_hi / race.prefix
     rows = []
     bounds = race.bounds() if limited else None
     for i, card in enumerate(race.cards):
         stats = summary["rows"][i]
         row = {"card": card}
         for name in ("mean", "se", "optimal", "made", "loss", "draws", "behind", "behind_se",
-                     "p_better"):
-            v = stats[name]
-            row[name] = _round(v) if isinstance(v, float) else v
+                     "p_better", "low", "high", "exact", "behind_low", "behind_high",
+                     "made_low", "made_high"):
+            if name in stats:
+                v = stats[name]
+                row[name] = _round(v) if isinstance(v, float) else v
         if bounds is not None and bounds[i] is not None:
             row["low"], row["high"] = round(bounds[i][0], 4), round(bounds[i][1], 4)
         rows.append(row)
@@ -462,6 +715,10 @@ def put_together(race: Race, stopped_by: str = "time", seconds: float = 0.0) -> 
         def rank(i):
             behind = summary["rows"][i]["behind"]
             mid = rows[i]["low"] + rows[i]["high"] if "low" in rows[i] else 0
+            if budget is not None:
+                # the cards by their mean, or the middle of its bounds
+                mean = rows[i]["mean"]
+                return (i != rec, -race.sign * (2 * mean if mean is not None else mid), i)
             return (i != rec, behind is None, behind or 0, -race.sign * mid, i)
         order.sort(key=rank)
     advice.cards = [row for i in order for row in group_rows(rows[i], race.groups[i], i == rec)]
@@ -469,6 +726,8 @@ def put_together(race: Race, stopped_by: str = "time", seconds: float = 0.0) -> 
         advice.decided = "confidence"
     elif race.prefix == race.samples:
         advice.decided = "samples"
+    elif race.spent_at is not None:
+        advice.status, advice.stopped_by = "limit", "nodes"
     else:
         advice.status, advice.stopped_by = "limit", stopped_by
     return advice

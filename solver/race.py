@@ -75,6 +75,18 @@ no worker waits for the slowest draw of a look.
 ``low`` and ``high``; the means and the paired statistics are over the first draws, all
 solved exactly (``solved``), up to the first one that was not — the draws after it count
 in ``low`` and ``high`` only (``limited``).
+
+**A budget** (``budget``: :func:`atout.solver.advise.budget_cards` solves the draws).  A
+draw then values exactly only the cards in *contention* — the card recommended so far
+(the leader, first) and the cards not yet clearly behind it (:meth:`Race._contends`, a
+rule for spending time) — and leaves the others within the bounds its searches proved;
+a node cap may leave more of it bounded.  Such a draw is complete all the same (the same
+bounds on any machine) and counts in the sums as bounds: each card's mean becomes
+``low``..``high``, its paired loss ``behind_low``..``behind_high``, and each test is paid
+by the lower bound of the rival's lead (:class:`Tally`: a test on bounds is only more
+cautious).  The looks come after every draw from :data:`BUDGET_FIRST_LOOK` on, and draw
+``i`` follows the look at ``i -`` :data:`BUDGET_LAG`.  A node budget counts the draws
+begun, in order, before the nodes of those before them reach it (``spent_at``).
 """
 
 from __future__ import annotations
@@ -83,8 +95,9 @@ import json
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from atout import options
 from atout.cards import token
 from atout.knowledge import Knowledge, seat_knowledge
 from atout.position import Position
@@ -95,8 +108,8 @@ from .equivalent import equivalent_cards
 __all__ = ["Draws", "Job", "Race", "Tally", "WAIT", "AGAIN", "looks", "DEFAULT_CONFIDENCE",
            "MIN_DRAWS", "DROP_P", "LAG", "BET_CAP"]
 
-#: the confidence an advice stops at, unless told otherwise
-DEFAULT_CONFIDENCE = 0.95
+#: the confidence an advice stops at, unless told otherwise (atout.options owns it)
+DEFAULT_CONFIDENCE = options.ADVICE_CONFIDENCE
 #: the first look: no card is dropped on fewer draws
 MIN_DRAWS = 10
 #: a card this unlikely to be as good as the others is no longer valued (at most 1 - confidence)
@@ -109,6 +122,19 @@ LAG = 4
 BET_CAP = 0.75
 #: the imaginary draw a bet is shrunk by: one draw, of this spread in units of the range
 BET_PRIOR_SPREAD = 0.5
+#: a budgeted advice (see the module) looks after every draw from this one on, and draw i
+#: follows the look at i - BUDGET_LAG: which cards stay in contention is read as soon as a
+#: few draws can say anything, and acted on soon after (a budget holds a dozen draws or
+#: so; more workers than BUDGET_LAG then wait on the looks more often)
+BUDGET_FIRST_LOOK = 3
+BUDGET_LAG = 2
+#: a card leaves the contention of a budgeted advice once the recommended card's proven
+#: lead over it, over at least CONTENTION_DRAWS draws, is more than CONTENTION_Z standard
+#: errors above 0 (and above CONTENTION_POINTS): a rule for spending the time, which claims
+#: nothing — the card's test goes on, on the bounds its later draws prove
+CONTENTION_DRAWS = 3
+CONTENTION_Z = 2.0
+CONTENTION_POINTS = 1.0
 #: what Race.take answers while the cards of the next draw wait on a look
 WAIT = "wait"
 #: what Race.take answers after drawing deals drawn before (their values count again):
@@ -172,89 +198,156 @@ class Draws:
 
 @dataclass
 class Job:
-    """One drawn deal to solve: draw ``index``, its position object, the cards to value."""
+    """One drawn deal to solve: draw ``index``, its position object, the cards to value.
+    A budgeted advice's draw also says which of them to value exactly (``exact``: the
+    cards in contention, ``leader`` first), the rest within proven bounds, and the most
+    nodes its searches may take (``nodes``; 0: no cap)."""
 
     index: int
     key: str
     position: dict
     cards: tuple
+    exact: tuple = ()
+    leader: str | None = None
+    nodes: int = 0
 
 
 @dataclass
 class _Solved:
-    """What one drawn deal showed, by card index (legal order): ``values`` exact (or
-    None: not valued), else ``bounds`` [(lo, hi) or None]."""
+    """What one drawn deal showed, by card index (legal order): ``values`` a number
+    (exact), ``(lo, hi)`` (bounds a budget left) or None (not valued) when ``complete``,
+    else ``bounds`` [(lo, hi) or None] (a limit stopped it)."""
 
-    exact: bool
+    exact: bool                 # complete: every search of the draw's plan ran its course
     values: tuple
     bounds: tuple
-    best: int | None            # the deal's value (its best card's), when exact
+    best: Any                   # the deal's value (its best card's), or its bounds, or None
     made: tuple                 # per card: made after it (True/False/None), where valued
     width: int = 0              # how far apart any two of its cards' values can be
+    first: int | None = None    # the card its search would try first (budget: a tie-break)
+    capped: bool = False        # its node cap left some values bounds
+    nodes: int = 0              # what its searches cost
 
 
 class Tally:
     """What the first draws showed (see the module): running sums per card and per pair
     of cards, and each card's test.  ``add`` one draw after the other, in order; the
     advice reads ``standing`` after each.  ``sign``: 1 when the seat's camp wants the
-    value high, -1 low."""
+    value high, -1 low.
+
+    A draw values a card exactly (a number) or within proven bounds (``(low, high)``: a
+    budgeted advice leaves the cards out of contention so, :mod:`atout.solver.advise`).
+    Exact draws count as before; a bounded one counts in the sums of the lower and of the
+    upper bounds (``slo``, ``shi``), never in the statistics that need values (``sq``,
+    ``optimal``, ``loss``, ``made``), and in each test by what it proves: the lower bound
+    of the rival's lead (the bet pays at most what the card would have paid exactly, so a
+    test on bounds is only ever more cautious)."""
 
     def __init__(self, k: int, sign: int):
         self.sign = sign
-        self.n = [0] * k                      # draws that valued the card
-        self.sum = [0] * k
-        self.sq = [0] * k
-        self.optimal = [0] * k
+        self.n = [0] * k                      # draws that valued the card (exactly or not)
+        self.kept = [0] * k                   # draws that had it in contention (see add)
+        self.exact = [0] * k                  # draws that valued it exactly
+        self.slo = [0] * k                    # sums of its lower and upper bounds
+        self.shi = [0] * k
+        self.sq = [0] * k                     # sum of its squares, over its exact draws
+        self.optimal = [0] * k                # over the draws valuing it and the deal exactly
         self.loss = [0] * k                   # sum of (draw's best - card), for its camp
-        self.made = [0] * k
-        self.made_unknown = [False] * k
-        self.best_sum = 0
-        # pair (a, b): over the draws valuing both, sums of d = sign * (v_a - v_b), d^2
+        self.scored = [0] * k                 # the draws optimal and loss are over
+        self.made = [0] * k                   # draws proven made after it
+        self.made_open = [0] * k              # draws where that is not proven either way
+        self.made_unknown = [False] * k       # no contract to make (Trischaken)
+        self.first = [0] * k                  # draws whose search would try it first
+        self.best_sum = 0                     # sum of the deals' values, where exact
+        self.best_lo = 0                      # sums of their bounds, every draw
+        self.best_hi = 0
+        self.best_n = 0                       # draws whose value is exact
+        # pair (a, b): over the draws valuing both, sums of d = sign * (v_a - v_b): its
+        # lower bound (``pd``; d itself in an exact draw), its upper bound (``pdh``), the
+        # lower bound squared (``pq``), and the draws where both were exact (``pe``)
         self.pn = [[0] * k for _ in range(k)]
         self.pd = [[0] * k for _ in range(k)]
+        self.pdh = [[0] * k for _ in range(k)]
         self.pq = [[0] * k for _ in range(k)]
+        self.pe = [[0] * k for _ in range(k)]
         self.draws = 0
         self.range = 0                        # the widest width of a draw so far
         self.wealth = [0.0] * k               # per card: its test's wealth (log)
         self.peak = [0.0] * k                 # the most it has reached (log)
 
-    def add(self, values: tuple, best: int, width: int, made: tuple | None = None) -> None:
-        """One more draw: ``values`` per card (None: not valued; a card valued is valued
-        in every draw before too), ``best`` the deal's value, ``width`` how far apart two
-        cards' values can be in it, ``made`` per card (None: no contract)."""
+    @property
+    def sum(self) -> list:
+        """Per card, the sum of its values (exact draws) or of its bounds' middles, twice
+        over: what the cards are ranked by."""
+        return [lo + hi for lo, hi in zip(self.slo, self.shi)]
+
+    def add(self, values: tuple, best, width: int, made: tuple | None = None,
+            kept: tuple | None = None, first: int | None = None) -> None:
+        """One more draw: ``values`` per card — None (not valued), a number (exact) or
+        ``(low, high)`` (proven bounds); ``best`` the deal's value (a number, ``(low,
+        high)``, or None: not known); ``width`` how far apart two cards' values can be in
+        it; ``made`` per card (True/False; None: not known or no contract); ``kept`` per
+        card whether it was in contention in this draw (default: valued); ``first``: the
+        card the draw's search would try first (a tie-break, no value)."""
         sign = self.sign
-        valued = [i for i, v in enumerate(values) if v is not None]
-        self._bet(values, valued)
+        box = [None if v is None else (v, v) if not isinstance(v, (tuple, list)) else tuple(v)
+               for v in values]
+        valued = [i for i, b in enumerate(box) if b is not None]
+        self._bet(box, valued)
         self.draws += 1
-        self.best_sum += best
+        if best is None:
+            blo = bhi = None
+        else:
+            blo, bhi = (best, best) if not isinstance(best, (tuple, list)) else best
+        if blo is not None and blo == bhi:
+            self.best_sum += blo
+            self.best_n += 1
+        if blo is not None:
+            self.best_lo += blo
+            self.best_hi += bhi
+        if first is not None:
+            self.first[first] += 1
         for i in valued:
-            v = values[i]
+            lo, hi = box[i]
             self.n[i] += 1
-            self.sum[i] += v
-            self.sq[i] += v * v
-            self.optimal[i] += v == best
-            self.loss[i] += sign * (best - v)
+            self.kept[i] += kept[i] if kept is not None else 1
+            self.slo[i] += lo
+            self.shi[i] += hi
+            if lo == hi:
+                self.exact[i] += 1
+                self.sq[i] += lo * lo
+                if blo is not None and blo == bhi:
+                    self.scored[i] += 1
+                    self.optimal[i] += lo == blo
+                    self.loss[i] += sign * (blo - lo)
             m = None if made is None else made[i]
-            if m is None:
+            if made is None or (m is None and lo == hi):
                 self.made_unknown[i] = True
+            elif m is None:
+                self.made_open[i] += 1
             else:
                 self.made[i] += m
             for j in valued:
-                d = sign * (v - values[j])
+                # (a card against itself: no lead, whatever its bounds)
+                dlo, dhi = _lead(box[i], box[j], sign) if j != i else (0, 0)
                 self.pn[i][j] += 1
-                self.pd[i][j] += d
-                self.pq[i][j] += d * d
+                self.pd[i][j] += dlo
+                self.pdh[i][j] += dhi
+                self.pq[i][j] += dlo * dlo
+                self.pe[i][j] += dlo == dhi
         self.range = max(self.range, width)
 
-    def _bet(self, values: tuple, valued: list) -> None:
+    def _bet(self, box: list, valued: list) -> None:
         """Each valued card's test takes this draw's bet, chosen from the draws before it
         only (the sums not yet counting it): against its rival, the best other card
-        valued here, how much the rival's lead is worth staking."""
+        valued here, how much the rival's lead is worth staking.  The draw pays by the
+        lower bound of the rival's lead (the lead itself where both are exact)."""
         r, sign = self.range, self.sign
         if not r:
             return                            # nothing drawn yet, or no room to differ
         prior = (BET_PRIOR_SPREAD * r) ** 2
-        ranked = sorted(valued, key=lambda a: (-sign * self.sum[a], a))[:2]
+        total = self.sum
+        ranked = sorted(valued, key=lambda a: (-sign * total[a], a))[:2]
         if len(ranked) < 2:
             return
         for b in valued:
@@ -264,7 +357,7 @@ class Tally:
             if lead <= 0:
                 continue                      # the rival is not ahead: nothing to stake
             bet = min(BET_CAP, lead * r / ((self.pq[rival][b] + prior) / (m + 1)))
-            pays = 1 + bet * sign * (values[rival] - values[b]) / r
+            pays = 1 + bet * _lead(box[rival], box[b], sign)[0] / r
             if pays <= 0:
                 # a difference beyond what every range seen so far allows (by the cap's
                 # margin): the bets were too bold for it, so the test starts again
@@ -280,23 +373,42 @@ class Tally:
     def standing(self) -> tuple:
         """(the recommended card's index, the indices with its mean, the certainty) over
         the draws so far; (None, [], None) before any.  The recommended card is the best
-        mean among the cards valued in every draw."""
+        mean (of its bounds' middles, where bounded) among the cards in contention in
+        every draw."""
         k, n = len(self.n), self.draws
-        alive = [i for i in range(k) if n and self.n[i] == n]
+        alive = [i for i in range(k) if n and self.kept[i] == n]
         if not alive:
             return None, [], None
         # the best mean for the seat's camp (exact sums: no rounding decides); ties: more
-        # often optimal, then the smaller loss, then the card's order
-        rec = min(alive, key=lambda i: (-self.sign * self.sum[i], -self.optimal[i], self.loss[i],
-                                        i))
-        best = [i for i in alive if self.pd[rec][i] == 0]
+        # often optimal, then the smaller loss, then more often the search's first card,
+        # then the card's order
+        total = self.sum
+        rec = min(alive, key=lambda i: (-self.sign * total[i], -self.optimal[i], self.loss[i],
+                                        -self.first[i], i))
+        best = [i for i in alive if self.pd[rec][i] == 0 and self.pdh[rec][i] == 0]
         # a wrong stop needs the best card's own test to have failed: the largest p_better
         # of the others is the error the stop risks (no sum over the cards: see the module)
         certainty = None if n < 2 else 1.0 - max(self.p_better(i) for i in range(k) if i != rec)
         return rec, best, certainty
 
 
+def _lead(a: tuple, b: tuple, sign: int) -> tuple:
+    """(low, high) of ``sign * (v_a - v_b)`` for values within the bounds ``a`` and ``b``."""
+    if sign > 0:
+        return a[0] - b[1], a[1] - b[0]
+    return b[0] - a[1], b[1] - a[0]
+
+
 # -- the race ------------------------------------------------------------------------------------
+
+class Plan(NamedTuple):
+    """What a draw asks of its deal: the cards valued (indices), those of them valued
+    exactly (the rest within proven bounds), and the card in the lead (None: none yet)."""
+
+    cards: tuple
+    exact: tuple
+    leader: int | None = None
+
 
 class Race:
     """The draws of one advice and what they showed (see the module).  Not thread-safe:
@@ -307,10 +419,16 @@ class Race:
     again), or None when no draw is left to begin; ``done(job, values)``
     records a solved draw; ``close()`` begins no more (a limit); ``advice()`` is the
     answer so far.
+
+    ``budget``: a budgeted advice (:mod:`atout.solver.advise`): each draw values exactly
+    only the cards in contention, the others within the bounds its searches prove, its
+    searches capped at ``draw_nodes`` nodes; ``node_budget``: the draws counted are those
+    begun, in order, before the nodes of the draws before them reach it (0: no budget).
     """
 
     def __init__(self, position: Position, samples: int, seed: int | None,
-                 confidence: float = DEFAULT_CONFIDENCE):
+                 confidence: float = DEFAULT_CONFIDENCE, *, budget: bool = False,
+                 draw_nodes: int = 0, node_budget: int = 0):
         self.position = position
         knowledge = seat_knowledge(position, position.to_play)
         self.draws = Draws.start(position, samples, seed, knowledge)
@@ -322,34 +440,43 @@ class Race:
         self.groups = [tuple(token(c) for c in g) for g in equivalent_cards(position, knowledge)]
         self.cards = [g[0] for g in self.groups]
         self.index = {c: i for i, c in enumerate(self.cards)}
-        self.looks = looks(self.samples)
-        #: look -> the cards (indices) valued from LAG draws after it
-        self.plans: dict[int, tuple] = {}
+        self.budget = budget
+        self.draw_nodes = int(draw_nodes)
+        self.node_budget = int(node_budget)
+        self.looks = (looks(self.samples) if not budget else
+                      [n for n in range(BUDGET_FIRST_LOOK, self.samples)] + [self.samples])
+        #: look -> the plan of the draws from LAG after it
+        self.plans: dict[int, Plan] = {}
         self.solved: dict[str, _Solved] = {}     # key -> what it showed
         self.running: set = set()                # keys being solved
         self.begun = 0                           # draws begun, in order
-        self.prefix = 0                          # draws solved exactly, from the first on
+        self.prefix = 0                          # draws complete, from the first on
         self.pairs = Tally(len(self.cards), self.sign)
         self.decided_at: int | None = None       # the draws after which it was sure enough
+        self.spent_at: int | None = None         # the draws the node budget covered
+        self.spent = 0                           # nodes of the draws counted, in order
+        self.capped = 0                          # draws counted whose cap left bounds
+        self._paid: set = set()                  # keys whose nodes the budget has counted
         self.closed = False
         self.nodes = 0
         self.jobs = 0                            # searches run (draws solved, repeats not)
 
     # -- which draw next ----------------------------------------------------------------------
 
-    def plan(self, i: int) -> tuple | None:
-        """The cards draw ``i`` values, or None while the look they come from is unread."""
-        ready = [n for n in self.looks if n <= i - LAG]
+    def plan(self, i: int) -> Plan | None:
+        """What draw ``i`` asks, or None while the look it comes from is unread."""
+        ready = [n for n in self.looks if n <= i - (BUDGET_LAG if self.budget else LAG)]
         if not ready:
-            return tuple(range(len(self.cards)))
+            every = tuple(range(len(self.cards)))
+            return Plan(every, every)
         return self.plans.get(ready[-1])
 
     def take(self):
         """The next draw to solve, WAIT, AGAIN or None (see the class)."""
         repeats = 0
         while not self.closed and self.begun < self.samples:
-            cards = self.plan(self.begun)
-            if cards is None:
+            plan = self.plan(self.begun)
+            if plan is None:
                 return WAIT
             if repeats == REPEATS:
                 return AGAIN
@@ -357,13 +484,17 @@ class Race:
             self.begun += 1
             if key in self.solved or key in self.running:
                 # drawn before: its first draw's values count again (they value every
-                # card this one would: the cards kept only ever shrink)
+                # card this one would, as exactly: the cards kept and those in contention
+                # only ever shrink, and the leader is always in contention)
                 repeats += 1
                 self._advance()
                 continue
             self.running.add(key)
             obj, self.draws.deals[key] = self.draws.deals[key], None    # the job holds it now
-            return Job(self.begun - 1, key, obj, tuple(self.cards[i] for i in cards))
+            names = self.cards
+            return Job(self.begun - 1, key, obj, tuple(names[i] for i in plan.cards),
+                       tuple(names[i] for i in plan.exact),
+                       None if plan.leader is None else names[plan.leader], self.draw_nodes)
         return None
 
     def close(self) -> None:
@@ -374,43 +505,68 @@ class Race:
     def decided(self) -> bool:
         return self.decided_at is not None
 
-    def done(self, job: Job, exact: bool, values: dict, best: int | None, made: dict,
-             nodes: int = 0, width: int | None = None) -> None:
-        """Draw ``job`` solved: ``values`` {card: value} when ``exact``, else {card: [lo,
-        hi]} (the cards of ``job``); ``best`` the deal's value when exact; ``made``
-        {card: made after it (None: no contract)}; ``width``, needed when exact: how far
-        apart the values of two cards of the deal can be (the width of its cheap bounds,
-        :func:`atout.solver.advise.value_width`)."""
+    def done(self, job: Job, exact: bool, values: dict, best, made: dict,
+             nodes: int = 0, width: int | None = None, first: str | None = None,
+             capped: bool = False) -> None:
+        """Draw ``job`` solved: ``exact`` (complete) when every search of its plan ran its
+        course — ``values`` {card: value, or [lo, hi] for a card a budgeted draw left
+        bounded}, ``best`` the deal's value (or its bounds, or None), ``width`` needed: how
+        far apart the values of two cards of the deal can be (the width of its cheap
+        bounds, :func:`atout.solver.advise.value_width`) — else a limit stopped it:
+        {card: [lo, hi]}; ``made`` {card: made after it (None: not known, or no
+        contract)}; ``first`` the card its search would try first; ``capped``: the
+        draw's node cap left some of it bounded."""
         self.nodes += nodes
         self.jobs += 1
         self.running.discard(job.key)
         if self.decided and job.index >= self.decided_at:
             return          # begun after the draw that decided: not part of the advice
+        if self.spent_at is not None and job.index >= self.spent_at:
+            return          # begun past the node budget: not part of the advice either
         if exact and width is None:
             raise ValueError("an exact draw needs its width")
         k = len(self.cards)
         vals, bounds, flags = [None] * k, [None] * k, [None] * k
         for card, v in values.items():
             i = self.index[card]
+            box = tuple(v) if isinstance(v, (tuple, list)) else (v, v)
+            bounds[i] = box
             if exact:
-                vals[i] = v
-                bounds[i] = (v, v)
+                vals[i] = box[0] if box[0] == box[1] else box
                 flags[i] = made.get(card)
-            else:
-                bounds[i] = tuple(v)
+        if isinstance(best, (tuple, list)):
+            best = best[0] if best[0] == best[1] else tuple(best)
         self.solved[job.key] = _Solved(exact, tuple(vals), tuple(bounds), best if exact else None,
-                                       tuple(flags), int(width or 0))
+                                       tuple(flags), int(width or 0),
+                                       self.index.get(first) if first is not None else None,
+                                       capped, nodes)
         self._advance()
 
     def _advance(self) -> None:
-        """Add the draws now solved in order to the sums; stop once sure enough (read after
-        every draw: the tests allow it); drop cards at the looks they reach."""
+        """Add the draws now complete in order to the sums; stop once sure enough (read
+        after every draw: the tests allow it), or once the node budget is spent; read the
+        looks they reach."""
         order = self.draws.order
-        while self.prefix < self.begun and not self.decided:
+        while self.prefix < self.begun and not self.decided and self.spent_at is None:
             solved = self.solved.get(order[self.prefix])
             if solved is None or not solved.exact:
                 return
-            self.pairs.add(solved.values, solved.best, solved.width, solved.made)
+            if self.node_budget and self.spent >= self.node_budget:
+                # the draws counted are those begun before the budget was spent, in order:
+                # the same ones whatever the workers and whichever finished first
+                self.spent_at = self.prefix
+                self.closed = True
+                return
+            plan = self.plan(self.prefix)
+            kept = [False] * len(self.cards)
+            for i in plan.exact:
+                kept[i] = True
+            self.pairs.add(solved.values, solved.best, solved.width, solved.made, tuple(kept),
+                           solved.first)
+            if order[self.prefix] not in self._paid:       # a deal drawn again costs nothing
+                self._paid.add(order[self.prefix])
+                self.spent += solved.nodes
+            self.capped += solved.capped
             self.prefix += 1
             rec, _, certainty = self.pairs.standing()
             if self.confidence < 1 and certainty is not None and certainty >= self.confidence:
@@ -425,16 +581,36 @@ class Race:
 
     def _look(self, n: int, rec: int) -> None:
         """Drop the cards far behind: the draws from LAG after this look no longer value
-        them."""
+        them.  A budgeted advice also reads which cards are still in contention with the
+        recommended card (the leader of the next draws)."""
         before = [m for m in self.looks if m < n]
-        kept = self.plans[before[-1]] if before else tuple(range(len(self.cards)))
-        if n >= MIN_DRAWS:
-            p = self.pairs
+        last = self.plans[before[-1]] if before else self.plan(0)
+        kept, exact = last.cards, last.exact
+        p = self.pairs
+        if n >= (BUDGET_FIRST_LOOK if self.budget else MIN_DRAWS):
             # a dropped card cannot come back, so dropping the best card must be as rare as
             # a wrong stop: below 1 - confidence too (no wrong stop at confidence 1)
             below = DROP_P if self.confidence >= 1 else min(DROP_P, 1 - self.confidence)
-            kept = tuple(i for i in kept if i == rec or p.pd[rec][i] == 0 or p.p_better(i) >= below)
-        self.plans[n] = kept
+            kept = tuple(i for i in kept if i == rec or (p.pd[rec][i] == 0 and p.pdh[rec][i] == 0)
+                         or p.p_better(i) >= below)
+        if self.budget:
+            exact = tuple(i for i in exact if i in kept and (i == rec or self._contends(i, rec)))
+            self.plans[n] = Plan(kept, exact, rec)
+        else:
+            self.plans[n] = Plan(kept, kept)
+
+    def _contends(self, i: int, rec: int) -> bool:
+        """Whether card ``i`` is still in contention with the recommended card ``rec`` in a
+        budgeted advice: not yet behind it by a clear margin, by what the draws valuing
+        both prove (its lower bound, the lead itself where exact) — a rule for spending
+        the draws' time on the cards that can still be the best, not a claim."""
+        p = self.pairs
+        m = p.pn[rec][i]
+        if m < CONTENTION_DRAWS:
+            return True
+        mean = p.pd[rec][i] / m
+        spread = math.sqrt(max(0.0, (p.pq[rec][i] - m * mean * mean) / (m - 1)))
+        return not (mean > CONTENTION_POINTS and mean > CONTENTION_Z * spread / math.sqrt(m))
 
     # -- the statistics ----------------------------------------------------------------------
 
@@ -442,19 +618,30 @@ class Race:
         """The statistics of the first ``prefix`` draws: {"rec": the recommended card's
         index (None: no draw solved), "best": indices with its mean, "certainty", "rows":
         per card of ``cards`` (each standing for its group) {mean, se, optimal, made, loss,
-        draws, behind, behind_se, p_better}}."""
+        draws, behind, behind_se, p_better, and where some draw left it bounded: low,
+        high, exact, behind_low, behind_high, made_low, made_high}}.  The numbers that need
+        values (mean, se, optimal, made, loss, behind, behind_se) are None for a card not
+        valued exactly in every draw that valued it: its bounds say what is proven."""
         p, k = self.pairs, len(self.cards)
         rows = []
         for i in range(k):
             m = p.n[i]
             row: dict = {"mean": None, "se": None, "optimal": None, "made": None, "loss": None,
                          "draws": m, "behind": None, "behind_se": None, "p_better": None}
-            if m:
-                mean = p.sum[i] / m
-                row.update(mean=mean, optimal=p.optimal[i] / m, loss=p.loss[i] / m,
-                           made=None if p.made_unknown[i] else p.made[i] / m)
+            whole = m and p.exact[i] == m
+            if whole:
+                mean = p.slo[i] / m
+                row["mean"] = mean
+                if p.scored[i] == m:
+                    row.update(optimal=p.optimal[i] / m, loss=p.loss[i] / m)
+                if not p.made_unknown[i] and not p.made_open[i]:
+                    row["made"] = p.made[i] / m
                 if m > 1:
                     row["se"] = math.sqrt(max(0.0, (p.sq[i] - m * mean * mean) / (m - 1)) / m)
+            elif m:
+                row.update(low=p.slo[i] / m, high=p.shi[i] / m, exact=p.exact[i])
+                if not p.made_unknown[i]:
+                    row.update(made_low=p.made[i] / m, made_high=(p.made[i] + p.made_open[i]) / m)
             rows.append(row)
         rec, best, certainty = self.pairs.standing()
         if rec is None:
@@ -466,26 +653,39 @@ class Race:
                 continue
             if not m:
                 continue
+            rows[i]["p_better"] = p.p_better(i)
+            if p.pe[rec][i] < m:
+                # bounds only: what the recommended card is proven to gain over it, at least
+                # and at most, over the draws valuing both
+                rows[i]["behind_low"] = p.pd[rec][i] / m
+                rows[i]["behind_high"] = p.pdh[rec][i] / m
+                continue
             d, q = p.pd[rec][i], p.pq[rec][i]      # d = sum of (rec - card) for the camp
             mean = d / m
             rows[i]["behind"] = mean
-            rows[i]["p_better"] = p.p_better(i)
             if m > 1:
                 rows[i]["behind_se"] = math.sqrt(max(0.0, (q - m * mean * mean) / (m - 1)) / m)
+        if rows[rec].get("low") is not None:
+            rows[rec].update(behind=None, behind_se=None, behind_low=0.0, behind_high=0.0)
         return {"rec": rec, "best": best, "certainty": certainty, "rows": rows}
 
     # -- the answer ----------------------------------------------------------------------------
 
     def counted(self) -> int:
-        """The draws the advice is about: up to the deciding draw, else every one begun."""
-        return self.decided_at if self.decided else self.begun
+        """The draws the advice is about: up to the deciding draw (or the last the node
+        budget covered), else every one begun."""
+        if self.decided:
+            return self.decided_at
+        if self.spent_at is not None:
+            return self.spent_at
+        return self.begun
 
     def bounds(self) -> list:
-        """Per card (low, high) summed over every draw counted — the exact values of the
-        prefix and the bounds of the rest — and how many draws valued it; None where
-        no draw did."""
+        """Per card (low, high) summed over every draw counted — the complete draws'
+        values and bounds, and the bounds of the rest — and how many draws valued it; None
+        where no draw did."""
         p, k = self.pairs, len(self.cards)
-        low, high, n = list(p.sum), list(p.sum), list(p.n)
+        low, high, n = list(p.slo), list(p.shi), list(p.n)
         for key in self.draws.order[self.prefix:self.counted()]:
             solved = self.solved.get(key)
             if solved is None:

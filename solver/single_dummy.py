@@ -56,8 +56,10 @@ def judge(position: Position, card: str, *, samples: int = DEFAULT_SAMPLES, seed
     legal = [token(c) for c in position.legal_cards()]
     if len(legal) == 1:
         return {"best": legal, "cost": 0.0, "se": 0.0, "samples": 0, "limited": 0}, True
+    # not budgeted: the time limit is the analysis' deadline, and a judgement needs the
+    # exact paired losses of the draws it counts (a card not judged in time is not judged)
     advice = advise(position, samples=samples, seed=seed, time_limit=time_limit,
-                    workers=workers, tt_mb=tt_mb, cancel=cancel)
+                    workers=workers, tt_mb=tt_mb, cancel=cancel, budget=False)
     out = {"best": advice.best, "cost": None, "se": None, "samples": advice.solved,
            "limited": advice.limited}
     row = next(r for r in advice.cards if r["card"] == card)

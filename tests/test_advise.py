@@ -183,9 +183,10 @@ def test_the_recommended_card_is_best_for_its_camp():
 def test_a_limit_counts_the_proven_bounds():
     """A whole fr4 deal's draws are not solved in a second: each stopped draw counts with
     its bounds (low <= high), and the advice says it stopped.  (A second, not less: the
-    limit covers the drawing too, which a loaded machine can slow past a tenth.)"""
+    limit covers the drawing too, which a loaded machine can slow past a tenth.)  Not
+    budgeted: the limit only stops the plain draws (a budget caps each draw instead)."""
     pos = parse_position(random_endgame(random.Random(9), "fr4", 18))
-    a = advise(pos, samples=4, seed=1, time_limit=1.0, workers=2)
+    a = advise(pos, samples=4, seed=1, time_limit=1.0, workers=2, budget=False)
     assert a.status == "limit" and a.stopped_by == "time"
     assert a.solved + a.limited <= 4 and a.limited >= 1
     for row in a.cards:

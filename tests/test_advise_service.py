@@ -57,6 +57,23 @@ def test_grpc_advise_equals_local(server):
         assert remote["id"] == obj["id"]
 
 
+def _same_budgeted(local: dict, remote: dict) -> bool:
+    """The same advice, the server's time limit (its own default: a deadline, no budget
+    of the caller's) aside."""
+    remote = dict(remote, budget=dict(remote["budget"], time_limit=None))
+    return _same(local, remote)
+
+
+def test_grpc_budgeted_advice_equals_local(server):
+    """A node budget: each draw a capped job of the pool, on one thread — the same advice
+    as atout advise's, bounds and all."""
+    for obj in _positions(4, tricks=(4, 5)):
+        local = advise(obj, samples=12, seed=9, tt_mb=TT_MB, node_limit=200_000).to_json()
+        remote = server.advise(obj, samples=12, seed=9, node_limit=200_000, timeout=120)
+        assert local["budget"]["draw_nodes"] == 25_000
+        assert _same_budgeted(local, remote), (local, remote)
+
+
 def test_grpc_advise_takes_the_confidence_asked(server):
     """The confidence travels (absent, the 0.95 of atout advise): the same advice as the
     local one asked the same, in one call and in a batch."""
@@ -146,10 +163,60 @@ def test_http_advise_equals_local(http):
     assert _same(r.json(), advise(obj, samples=10, seed=3, confidence=0.6, tt_mb=TT_MB).to_json())
 
 
+def test_http_budgeted_advice_equals_local(http):
+    """A node limit gives atout advise's budgeted answer; ``budget: true`` makes a time
+    limit a budget (``budget`` in the answer, ``recommended`` as ever: what a bot asks for
+    a card); a time limit alone stays a deadline, as clients written before budgets read it
+    (every card's mean)."""
+    obj = _positions(1, tricks=(5,))[0]
+    r = http.post("/api/advise", json={"position": obj, "samples": 10, "seed": 3,
+                                       "node_limit": 150_000})
+    assert r.status_code == 200, r.text
+    local = advise(obj, samples=10, seed=3, node_limit=150_000, tt_mb=TT_MB).to_json()
+    assert _same_budgeted(local, r.json())
+    r = http.post("/api/advise", json={"position": obj, "seat": parse_position(obj).to_play,
+                                       "time_limit": 2, "seed": 3, "budget": True})
+    assert r.status_code == 200 and r.json()["budget"]["time_limit"] == 2, r.text
+    assert r.json()["recommended"] in {row["card"] for row in r.json()["cards"]}
+    r = http.post("/api/advise", json={"position": obj, "time_limit": 2, "seed": 3})
+    assert r.status_code == 200 and "budget" not in r.json()
+    r = http.post("/api/advise", json={"position": obj, "budget": "yes"})
+    assert r.status_code == 422 and r.json()["field"] == "budget"
+
+
+def test_http_fair_bot_reads_nothing_its_seat_cannot_know(http):
+    """The viewer's fair bot sends the whole deal (every advice request does) with its seat
+    and ``budget: true``: the server draws from what that seat can know, so two deals it
+    cannot tell apart (the hidden cards dealt again) get the same answer.  A node limit
+    beside the bot's time limit, so that both are searched alike; fr5, where the called
+    king's holder is hidden too."""
+    from atout.knowledge import seat_knowledge, view
+    from atout.sampler import Sampler
+    rng = random.Random("fair-bot")
+    obj = random_endgame(rng, "fr5", 6, partial=True, called_where="partner")
+    pos = parse_position(obj)
+    while len(pos.legal_cards()) < 2:
+        obj = random_endgame(rng, "fr5", 6, partial=True, called_where="partner")
+        pos = parse_position(obj)
+    seat = pos.to_play
+    other = next(o for o in Sampler(seat_knowledge(pos, seat)).positions(rng, 30)
+                 if parse_position(o).hands != pos.hands)
+    assert view(parse_position(other), seat) == view(pos, seat)
+    answers = []
+    for deal in (obj, other):
+        r = http.post("/api/advise", json={"position": dict(deal, id="bot"), "seat": seat,
+                                           "samples": 12, "seed": 4, "time_limit": 30,
+                                           "budget": True, "node_limit": 150_000})
+        assert r.status_code == 200, r.text
+        answers.append(r.json())
+    assert _same(*answers) and answers[0]["budget"]
+
+
 @pytest.mark.parametrize("change,field", [
     ({"seat": 9}, "seat"), ({"samples": 0}, "samples"), ({"samples": 2.5}, "samples"),
     ({"seed": -1}, "seed"), ({"time_limit": 0}, "time_limit"), ({"colour": 1}, "colour"),
     ({"confidence": 2}, "confidence"), ({"confidence": "high"}, "confidence"),
+    ({"node_limit": 0}, "node_limit"),
 ])
 def test_http_advise_bad_input(http, change, field):
     obj = _positions(1)[0]

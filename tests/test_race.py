@@ -336,3 +336,46 @@ def test_decided_and_certainty_agree_under_a_limit():
         else:
             assert advice.status == "limit" and advice.decided is None
             assert advice.certainty is None or advice.certainty < race.confidence, limit_at
+
+
+def test_a_budget_values_exactly_only_the_cards_in_contention():
+    """A budgeted race: one card 10 better than the others in every draw, which lose
+    50 to 56 — after a few draws the card leads, the draws from BUDGET_LAG after each
+    look value it exactly and the others only within bounds (a box of 10 around their
+    values here), whatever the order the draws finish in; the means of the bounded
+    cards become low..high, and their tests keep ruling them out."""
+    from atout.solver.race import BUDGET_FIRST_LOOK, BUDGET_LAG, CONTENTION_DRAWS
+    pos = _position()
+    runs = []
+    for order in (None, lambda n: n - 1):
+        race = Race(pos, samples=40, seed=2, confidence=1, budget=True, draw_nodes=1000)
+        best = race.cards[1]
+
+        def value(i, c):
+            return race.sign * (10 if c == best else -50 - (i % 7))
+        jobs, pending = [], []
+        while True:
+            job = race.take()
+            if job is not None and job is not WAIT and job is not AGAIN:
+                jobs.append(job)
+                pending.append(job)
+                if len(pending) < 2:
+                    continue
+            if not pending:
+                break
+            done = pending.pop(0 if order is None else order(len(pending)))
+            assert done.nodes == 1000
+            vals = {c: value(done.index, c) if c in done.exact else
+                    [value(done.index, c) - 5, value(done.index, c) + 5] for c in done.cards}
+            race.done(done, True, vals, race.sign * 10, {}, width=WIDTH)
+        runs.append(([(j.index, j.exact, j.leader) for j in jobs], race.summary()))
+        late = [j for j in jobs if j.index >= BUDGET_FIRST_LOOK + CONTENTION_DRAWS + BUDGET_LAG + 2]
+        assert late and all(j.exact == (best,) and j.leader == best for j in late)
+        assert all(set(j.exact) == set(race.cards) for j in jobs if j.index < BUDGET_FIRST_LOOK + BUDGET_LAG)
+        s = race.summary()
+        assert race.cards[s["rec"]] == best and s["rows"][1]["mean"] == race.sign * 10
+        for k, row in enumerate(s["rows"]):
+            if k != 1:
+                assert row["mean"] is None and row["low"] < row["high"] and row["exact"] < row["draws"]
+                assert row["behind_low"] > 0 and row["p_better"] < 0.5
+    assert runs[0] == runs[1]

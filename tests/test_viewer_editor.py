@@ -274,6 +274,9 @@ def test_a_deal_played_against_the_solver(browser, server, opponents, costs, tmp
     tricks_left = 3
     start = len(played["played"]) - tricks_left * 4
     context, pg = page_at(browser, server, LAPTOP)
+    asked = []      # the fair bots' advice requests: budgeted, each from its own seat
+    pg.on("request", lambda r: asked.append(json.loads(r.post_data))
+          if r.url.endswith("/api/advise") else None)
     pg.click("#toggle-input")
     pg.fill("#paste", json.dumps(played))
     pg.click("#load-paste")
@@ -302,6 +305,11 @@ def test_a_deal_played_against_the_solver(browser, server, opponents, costs, tmp
     assert pg.evaluate("state.playing.log.length") >= tricks_left - 1
     if costs == "hidden":
         assert not pg.is_visible("#dd-panel")
+    if opponents == "fair":
+        assert asked and all(a["budget"] is True and a["time_limit"] == 2 and
+                             a["seat"] == parse_position(a["position"]).to_play for a in asked)
+    else:
+        assert not asked
     keep_screenshot(pg, tmp_path, f"play-{opponents}-1280x720.png")
     pg.click("#play-review")
     pg.wait_for_function("() => state.analysis && !state.analysing", timeout=60000, polling=100)

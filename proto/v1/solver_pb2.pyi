@@ -263,23 +263,27 @@ class Analysis(_message.Message):
     def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., start_value: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., made: _Optional[bool] = ..., start_bounds: _Optional[_Union[Bounds, _Mapping]] = ..., stopped_by: _Optional[str] = ...) -> None: ...
 
 class AdviseRequest(_message.Message):
-    __slots__ = ("position", "seat", "samples", "seed", "time_limit", "confidence")
+    __slots__ = ("position", "seat", "samples", "seed", "time_limit", "confidence", "node_limit", "budget")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SAMPLES_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    NODE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
     position: Position
     seat: int
     samples: int
     seed: int
     time_limit: float
     confidence: float
-    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., seat: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ..., confidence: _Optional[float] = ...) -> None: ...
+    node_limit: int
+    budget: bool
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., seat: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ..., confidence: _Optional[float] = ..., node_limit: _Optional[int] = ..., budget: _Optional[bool] = ...) -> None: ...
 
 class CardAdvice(_message.Message):
-    __slots__ = ("card", "mean", "se", "optimal", "made", "loss", "low", "high", "draws", "behind", "behind_se", "p_better", "equivalent")
+    __slots__ = ("card", "mean", "se", "optimal", "made", "loss", "low", "high", "draws", "behind", "behind_se", "p_better", "equivalent", "exact", "behind_low", "behind_high", "made_low", "made_high")
     CARD_FIELD_NUMBER: _ClassVar[int]
     MEAN_FIELD_NUMBER: _ClassVar[int]
     SE_FIELD_NUMBER: _ClassVar[int]
@@ -293,6 +297,11 @@ class CardAdvice(_message.Message):
     BEHIND_SE_FIELD_NUMBER: _ClassVar[int]
     P_BETTER_FIELD_NUMBER: _ClassVar[int]
     EQUIVALENT_FIELD_NUMBER: _ClassVar[int]
+    EXACT_FIELD_NUMBER: _ClassVar[int]
+    BEHIND_LOW_FIELD_NUMBER: _ClassVar[int]
+    BEHIND_HIGH_FIELD_NUMBER: _ClassVar[int]
+    MADE_LOW_FIELD_NUMBER: _ClassVar[int]
+    MADE_HIGH_FIELD_NUMBER: _ClassVar[int]
     card: str
     mean: float
     se: float
@@ -306,10 +315,25 @@ class CardAdvice(_message.Message):
     behind_se: float
     p_better: float
     equivalent: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, card: _Optional[str] = ..., mean: _Optional[float] = ..., se: _Optional[float] = ..., optimal: _Optional[float] = ..., made: _Optional[float] = ..., loss: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., draws: _Optional[int] = ..., behind: _Optional[float] = ..., behind_se: _Optional[float] = ..., p_better: _Optional[float] = ..., equivalent: _Optional[_Iterable[str]] = ...) -> None: ...
+    exact: int
+    behind_low: float
+    behind_high: float
+    made_low: float
+    made_high: float
+    def __init__(self, card: _Optional[str] = ..., mean: _Optional[float] = ..., se: _Optional[float] = ..., optimal: _Optional[float] = ..., made: _Optional[float] = ..., loss: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., draws: _Optional[int] = ..., behind: _Optional[float] = ..., behind_se: _Optional[float] = ..., p_better: _Optional[float] = ..., equivalent: _Optional[_Iterable[str]] = ..., exact: _Optional[int] = ..., behind_low: _Optional[float] = ..., behind_high: _Optional[float] = ..., made_low: _Optional[float] = ..., made_high: _Optional[float] = ...) -> None: ...
+
+class AdviceBudget(_message.Message):
+    __slots__ = ("time_limit", "node_limit", "draw_nodes")
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    NODE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    DRAW_NODES_FIELD_NUMBER: _ClassVar[int]
+    time_limit: float
+    node_limit: int
+    draw_nodes: int
+    def __init__(self, time_limit: _Optional[float] = ..., node_limit: _Optional[int] = ..., draw_nodes: _Optional[int] = ...) -> None: ...
 
 class Advice(_message.Message):
-    __slots__ = ("text_id", "number_id", "status", "seat", "maximizing", "recommended", "best", "samples", "solved", "limited", "distinct", "deals", "seed", "value", "cards", "nodes", "seconds", "stopped_by", "certainty", "confidence", "decided")
+    __slots__ = ("text_id", "number_id", "status", "seat", "maximizing", "recommended", "best", "samples", "solved", "limited", "distinct", "deals", "seed", "value", "cards", "nodes", "seconds", "stopped_by", "certainty", "confidence", "decided", "budget", "capped", "value_low", "value_high")
     TEXT_ID_FIELD_NUMBER: _ClassVar[int]
     NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -331,6 +355,10 @@ class Advice(_message.Message):
     CERTAINTY_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     DECIDED_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
+    CAPPED_FIELD_NUMBER: _ClassVar[int]
+    VALUE_LOW_FIELD_NUMBER: _ClassVar[int]
+    VALUE_HIGH_FIELD_NUMBER: _ClassVar[int]
     text_id: str
     number_id: int
     status: Status
@@ -352,21 +380,29 @@ class Advice(_message.Message):
     certainty: float
     confidence: float
     decided: str
-    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., seat: _Optional[int] = ..., maximizing: _Optional[bool] = ..., recommended: _Optional[str] = ..., best: _Optional[_Iterable[str]] = ..., samples: _Optional[int] = ..., solved: _Optional[int] = ..., limited: _Optional[int] = ..., distinct: _Optional[int] = ..., deals: _Optional[float] = ..., seed: _Optional[int] = ..., value: _Optional[float] = ..., cards: _Optional[_Iterable[_Union[CardAdvice, _Mapping]]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., stopped_by: _Optional[str] = ..., certainty: _Optional[float] = ..., confidence: _Optional[float] = ..., decided: _Optional[str] = ...) -> None: ...
+    budget: AdviceBudget
+    capped: int
+    value_low: float
+    value_high: float
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., seat: _Optional[int] = ..., maximizing: _Optional[bool] = ..., recommended: _Optional[str] = ..., best: _Optional[_Iterable[str]] = ..., samples: _Optional[int] = ..., solved: _Optional[int] = ..., limited: _Optional[int] = ..., distinct: _Optional[int] = ..., deals: _Optional[float] = ..., seed: _Optional[int] = ..., value: _Optional[float] = ..., cards: _Optional[_Iterable[_Union[CardAdvice, _Mapping]]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., stopped_by: _Optional[str] = ..., certainty: _Optional[float] = ..., confidence: _Optional[float] = ..., decided: _Optional[str] = ..., budget: _Optional[_Union[AdviceBudget, _Mapping]] = ..., capped: _Optional[int] = ..., value_low: _Optional[float] = ..., value_high: _Optional[float] = ...) -> None: ...
 
 class AdviseBatchRequest(_message.Message):
-    __slots__ = ("positions", "samples", "seed", "time_limit", "confidence")
+    __slots__ = ("positions", "samples", "seed", "time_limit", "confidence", "node_limit", "budget")
     POSITIONS_FIELD_NUMBER: _ClassVar[int]
     SAMPLES_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    NODE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
     positions: _containers.RepeatedCompositeFieldContainer[Position]
     samples: int
     seed: int
     time_limit: float
     confidence: float
-    def __init__(self, positions: _Optional[_Iterable[_Union[Position, _Mapping]]] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ..., confidence: _Optional[float] = ...) -> None: ...
+    node_limit: int
+    budget: bool
+    def __init__(self, positions: _Optional[_Iterable[_Union[Position, _Mapping]]] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., time_limit: _Optional[float] = ..., confidence: _Optional[float] = ..., node_limit: _Optional[int] = ..., budget: _Optional[bool] = ...) -> None: ...
 
 class AdviseBatchResult(_message.Message):
     __slots__ = ("index", "advice")

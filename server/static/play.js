@@ -2,11 +2,15 @@
 // one camp and the opponents play the others — "perfect": each card a best one by the
 // double-dummy search (the viewer's own value of the position, /api/solve; proven, or said
 // not to be when the time limit stopped it), or "fair": each card the advice of its own seat,
-// seeing only its hand (/api/advise, within the same time limit).  Each of the player's cards
-// is costed against the best card there, shown as it is played or kept until the end (a
-// puzzle); a hint names a best card; at the end the whole play can be reviewed.  The play is
-// a what-if line of the deal, so stepping back and the review work on it as on any line.
-import { state, $, el, plural, keyOf, positionAt, TAB } from "./state.js";
+// seeing only its hand (/api/advise, budgeted: the same time limit a card, spent on the cards
+// still in contention — docs/single-dummy.md, "Advice in a budget").  The request holds the
+// whole deal, as every advice request does; the server draws from what the seat can know of
+// it (tests/test_advise_service.py: two deals the seat cannot tell apart, the same card).
+// Each of the player's cards is costed against the best card there, shown as it is played or
+// kept until the end (a puzzle); a hint names a best card; at the end the whole play can be
+// reviewed.  The play is a what-if line of the deal, so stepping back and the review work on
+// it as on any line.
+import { state, $, el, plural, keyOf, positionAt, TAB, setLine, setPlaying } from "./state.js";
 import { post, fieldMessage } from "./api.js";
 import { tokenEl, valueText } from "./cards.js";
 import { currentSolve, solveLimit, adviceSamples, madeWord } from "./position.js";
@@ -56,15 +60,16 @@ export function startPlaying() {
   const camp = Number($("play-camp").value);
   const choice = camps().find((c) => c.camp === camp);
   const k = state.cursor;
-  state.playing = {
+  setPlaying({
     seats: choice.seats, campName: choice.name, camp, opponents: $("play-opponents").value,
     hidden: $("play-costs").value === "hidden", from: k, log: [], hints: 0, startValue: null,
     startKey: keyOf(state.line.slice(0, k)), asking: null, note: "",
-  };
+  });
   openPlayPanel(false);
   // the line from here on is the game's: a what-if of the deal (the real play is kept)
-  state.line = state.line.slice(0, k);
-  if (k < state.real.length || state.whatIfFrom !== null) state.whatIfFrom = Math.min(k, state.whatIfFrom === null ? k : state.whatIfFrom);
+  const from = k < state.real.length || state.whatIfFrom !== null
+    ? Math.min(k, state.whatIfFrom === null ? k : state.whatIfFrom) : state.whatIfFrom;
+  setLine(state.line.slice(0, k), from);
   document.body.classList.toggle("playing-hidden", state.playing.hidden);
   emit("line-changed");
   emit("go", k);
@@ -72,7 +77,7 @@ export function startPlaying() {
 
 export function stopPlaying() {
   stopAsking();
-  state.playing = null;
+  setPlaying(null);
   document.body.classList.remove("playing-hidden");
   drawPlay();
 }
@@ -177,8 +182,11 @@ async function adviseBot(t) {
   drawPlay();
   let r;
   try {
+    // budget: the time limit is the card's time, spent where the decision is, not a
+    // deadline on every card's exact mean (which a hidden 10-trick deal seldom meets)
     r = await post("/api/advise", { position: positionAt(k), seat: t.to_play, samples: adviceSamples(),
-                                     seed: k, time_limit: solveLimit(), slot: TAB + "-play" }, controller.signal);
+                                     seed: k, time_limit: solveLimit(), budget: true, slot: TAB + "-play" },
+                   controller.signal);
   } catch (e) {
     if (e.name === "AbortError") return;
     r = { ok: false, data: { reason: e.message } };
