@@ -11,6 +11,10 @@ __version__ = "0.1.0"
 #: command's own first code (atout.client.start) runs before the rules are imported, and a
 #: Ctrl-C then is the command's to answer, not a traceback
 _FROM_POSITION = ("Position", "loads", "parse_position")
+#: the package's public names that live above the rules (users rely on them: the README's
+#: ``atout.analyze(obj)``), resolved by name when asked for: this module, the rules' root,
+#: imports nothing above them (pyproject.toml's "root" contract)
+ALIASES = {"analyze": ("atout.solver.analyze", "analyze")}
 
 
 def __getattr__(name):
@@ -18,9 +22,9 @@ def __getattr__(name):
     if name in _FROM_POSITION:
         from . import position
         return getattr(position, name)
-    if name == "analyze":
-        from .solver.analyze import analyze
-        return analyze
+    if name in ALIASES:
+        module, attribute = ALIASES[name]
+        return getattr(importlib.import_module(module), attribute)
     try:                            # a submodule: atout.position, atout.batch, ...
         return importlib.import_module(f".{name}", __name__)
     except ModuleNotFoundError as e:

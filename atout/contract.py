@@ -14,14 +14,19 @@ from .cards import (CAVALIER, EXCUSE, JACK, KING, PETIT, QUEEN, T21, Card, card,
                     rank, suit_card)
 from .errors import PositionError
 from .printable import shown
-from .games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER,
-                    OUTSIDE, Rules, rules_for)
+from .games import (AT4, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER, AUSTRIAN, FR_BIDS,
+                    FRENCH, PRIESTERTAROCK, Rules, game_of, rules_for)
 from .talon import TALON_RUFER, check_side_cards
 
-FR_BIDS = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
+#: what each French bid multiplies the score by
+FR_MULTIPLIER = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
 POIGNEE_LEVELS = ("simple", "double", "triple")
 POIGNEE_BONUS = {"simple": 20, "double": 30, "triple": 40}
-POIGNEE_TRUMPS = {"fr4": (10, 13, 15), "fr3": (13, 15, 18), "fr5": (8, 10, 13)}
+
+
+def poignee_needed(game: str, level: str) -> int:
+    """The trumps a poignée of ``level`` shows in ``game`` (its record's poignee_trumps)."""
+    return game_of(game).poignee_trumps[POIGNEE_LEVELS.index(level)]
 
 DECLARER_CAMP, OTHER_CAMP = 0, 1
 
@@ -131,28 +136,25 @@ def parse_contract(game: str, obj: Any, hands: list[list[Card]], first: int) -> 
     if not isinstance(obj, dict):
         raise PositionError("contract", "must be an object")
     obj = {k: v for k, v in obj.items() if v is not None}  # null means "not given"
-    if game in ("fr4", "fr3", "fr5"):
-        return _french(game, obj, hands, first)
-    if game == "priest5":
-        return _priest(obj, hands, first)
-    return _at4(obj, hands, first)
+    return _PARSE[game_of(game).family](game, obj, hands, first)
 
 
 # -- French Tarot ------------------------------------------------------------------------
 
 def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contract:
-    allowed = ({"taker", "bid", "dog", "shown_dog", "poignees", "chelem"}
-               | ({"called"} if game == "fr5" else set()))
-    _check_keys(obj, allowed, "contract")
     base = rules_for(game)
+    facts = base.facts
+    allowed = ({"taker", "bid", "dog", "shown_dog", "poignees", "chelem"}
+               | ({"called"} if facts.taker_calls else set()))
+    _check_keys(obj, allowed, "contract")
     seats = base.seats
     taker = _seat(_need(obj, "taker", "contract"), "contract.taker", seats)
     bid = _need(obj, "bid", "contract")
     if not isinstance(bid, str) or bid not in FR_BIDS:
         raise PositionError("contract.bid", f"unknown bid (expected one of: {', '.join(FR_BIDS)})")
     dog = _cards(_need(obj, "dog", "contract"), "contract.dog", base)
-    if len(dog) != OUTSIDE[game]:
-        raise PositionError("contract.dog", f"must hold {OUTSIDE[game]} cards, not {len(dog)}")
+    if len(dog) != facts.outside:
+        raise PositionError("contract.dog", f"must hold {facts.outside} cards, not {len(dog)}")
     _check_pack(base, hands, dog, "contract.dog")
     taker_hand = hands[taker]
 
@@ -177,7 +179,7 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
 
     called = None
     partner = None
-    if game == "fr5":
+    if facts.taker_calls:
         called = _card(_need(obj, "called", "contract"), "contract.called", base)
         _check_called_fr5(called, taker_hand)
         holder = next((s for s, h in enumerate(hands) if called in h), None)
@@ -202,7 +204,7 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
             if seat in declared:
                 raise PositionError(f"{fld}.seat", f"seat {seat} declared a poignée twice")
             declared.add(seat)
-            needed = POIGNEE_TRUMPS[game][POIGNEE_LEVELS.index(level)]
+            needed = poignee_needed(game, level)
             trumps = sum(1 for c in hands[seat] if is_trump(c))
             if level not in poignee_levels(game, hands[seat]):
                 raise PositionError(f"{fld}.level", f"a {level} poignée needs {needed} trumps; "
@@ -225,7 +227,7 @@ def _french(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contra
     outside = (tuple(dog), ()) if dog_camp == DECLARER_CAMP else ((), tuple(dog))
     return Contract(game=game, bid=bid, declarer=taker, camp=camp, partner=partner,
                     outside=outside, rules=rules_for(game, bid, called=called),
-                    multiplier=FR_BIDS[bid], poignees=tuple(poignees),
+                    multiplier=FR_MULTIPLIER[bid], poignees=tuple(poignees),
                     poignee_shown=tuple(poignee_shown), shown_dog=tuple(shown_dog), chelem=chelem,
                     called=called, alone=partner is None, raw=obj)
 
@@ -234,7 +236,7 @@ def poignee_levels(game: str, hand: list[Card]) -> list[str]:
     """The poignées a French hand (at the start of play) may declare: as many trumps as the
     level needs, the Excuse standing in for one missing trump."""
     counted = sum(1 for c in hand if is_trump(c)) + (1 if EXCUSE in hand else 0)
-    return [level for level, needed in zip(POIGNEE_LEVELS, POIGNEE_TRUMPS[game])
+    return [level for level, needed in zip(POIGNEE_LEVELS, game_of(game).poignee_trumps)
             if counted >= needed]
 
 
@@ -246,8 +248,8 @@ def _shown_dog(game: str, bid: str, value: Any, rules: Rules, taker_hand: list[C
     if bid not in ("prise", "garde"):
         raise PositionError(fld, f"the dog is not shown in a {bid}")
     shown = _cards(value, fld, rules)
-    if len(shown) != OUTSIDE[game]:
-        raise PositionError(fld, f"must hold {OUTSIDE[game]} cards, not {len(shown)}")
+    if len(shown) != rules.facts.outside:
+        raise PositionError(fld, f"must hold {rules.facts.outside} cards, not {len(shown)}")
     if len(set(shown)) != len(shown):
         raise PositionError(fld, "a card appears twice")
     after = set(taker_hand) | set(ecart)
@@ -292,9 +294,9 @@ def _check_called_fr5(called: Card, taker_hand: list[Card]) -> None:
 
 # -- Tessiner Priestertarock ---------------------------------------------------------------
 
-def _priest(obj: dict, hands: list[list[Card]], first: int) -> Contract:
+def _priest(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contract:
     _check_keys(obj, {"caller", "called", "alone", "dealer", "open"}, "contract")
-    rules = rules_for("priest5")
+    rules = rules_for(game)
     caller = _seat(_need(obj, "caller", "contract"), "contract.caller", 5)
     dealer = _seat(_need(obj, "dealer", "contract"), "contract.dealer", 5)
     if first != (dealer + 1) % 5:
@@ -322,18 +324,18 @@ def _priest(obj: dict, hands: list[list[Card]], first: int) -> Contract:
     camp = tuple(DECLARER_CAMP if s in (caller, partner) else OTHER_CAMP for s in range(5))
     outside = [(), ()]
     outside[camp[dealer]] = tuple(opened)
-    return Contract(game="priest5", bid="chiamo", declarer=caller, camp=camp, partner=partner,
+    return Contract(game=game, bid="chiamo", declarer=caller, camp=camp, partner=partner,
                     outside=(outside[0], outside[1]), rules=rules, called=called,
                     dealer=dealer, alone=partner is None, raw=obj)
 
 
 # -- Austrian Tarock -----------------------------------------------------------------------
 
-def _at4(obj: dict, hands: list[list[Card]], first: int) -> Contract:
+def _at4(game: str, obj: dict, hands: list[list[Card]], first: int) -> Contract:
     bid = _need(obj, "bid", "contract")
-    if not isinstance(bid, str) or bid not in AT4_BIDS:
+    if not isinstance(bid, str) or bid not in AT4.bids:
         raise PositionError("contract.bid", "unknown at4 contract (expected one of: "
-                                            f"{', '.join(AT4_BIDS)})")
+                                            f"{', '.join(AT4.bids)})")
     counting = obj.get("counting", "seed")
     if counting not in ("seed", "standard"):
         raise PositionError("contract.counting", "must be seed or standard")
@@ -353,7 +355,7 @@ def _at4(obj: dict, hands: list[list[Card]], first: int) -> Contract:
             raise PositionError(fld, "keys are seats \"0\"..\"3\"")
         side_by_seat[int(key)] = _cards(cards, fld, rules)
     all_side = [c for cs in side_by_seat.values() for c in cs]
-    if len(all_side) != OUTSIDE["at4"]:
+    if len(all_side) != AT4.outside:
         raise PositionError("contract.side_cards", f"must hold 6 cards in all, not {len(all_side)}")
     _check_pack(rules, hands, all_side, "contract.side_cards")
 
@@ -412,3 +414,7 @@ def _trischaken(obj: dict, hands: list[list[Card]], counting: str) -> Contract:
     return Contract(game="at4", bid="trischaken", declarer=seat, camp=camp, partner=None,
                     outside=((), ()), rules=rules, alone=True, counting=counting,
                     talon=tuple(talon), von_oben=von_oben, maximizer=OTHER_CAMP, raw=obj)
+
+
+#: each rulebook's contract
+_PARSE = {FRENCH: _french, PRIESTERTAROCK: _priest, AUSTRIAN: _at4}

@@ -46,28 +46,17 @@ from .cards import (CAVALIER, EXCUSE, JACK, KING, PETIT, QUEEN, Card, is_trump, 
 from .dealt import TALON_GAMES, Dealt
 from .ecart import EcartClass, ecart_classes
 from .errors import PositionError, Stopped
-from .games import AT4_COLOUR, AT4_NEGATIVE_TRICKS, AT4_RUFER, AT4_ULTIMO, SEATS, rules_for
+from .games import (AT4_COLOUR, AT4_NEGATIVE_TRICKS, AT4_ORDER, AT4_RUFER, AT4_SOLO, AT4_ULTIMO,
+                    AUSTRIAN, FRENCH, PRIESTERTAROCK, game_of, rules_for)
 from .position import Position, parse_position
 
 __all__ = ["TableCell", "TableSpec", "Missing", "table_spec", "contracts_of", "CellResult",
-           "cell_json", "table_json", "verdict_in", "AT4_ORDER", "rank_of"]
+           "cell_json", "table_json", "played_in", "AT4_ORDER", "rank_of"]
 
-FRENCH = ("fr3", "fr4", "fr5")
-#: French Tarot's columns, lowest bid first ("garde" stands for the prise too)
-FR_COLUMNS = ("garde", "garde_sans", "garde_contre")
-PRIEST_COLUMNS = ("call", "alone")
-#: at4 games asked of every seat, and the announcements each may add
-AT4_SOLO = ("solorufer", "solodreier", "farbensolo")
+#: at4 games asked of every seat (the solo games, then the negative ones); the
+#: announcements each may add
 AT4_NEGATIVE = tuple(AT4_NEGATIVE_TRICKS)
 ULTIMOS = ("pagat_ultimo", "uhu_ultimo", "kakadu_ultimo", "marabu_ultimo")
-#: the seed's games from the lowest bid to the highest (003, "normale Spiele"); the
-#: forehand's games (trischaken, vorhandrufer, farbensechser, sechserdreier) come only
-#: when every other seat passes, so they rank below them all
-AT4_ORDER = ("vorhandrufer", "farbensechser", "sechserdreier",
-             "solorufer", "farbenrufer", "piccolo", "zwiccolo", "triccolo", "pagatrufer",
-             "uhurufer", "bettler", "farbendreier", "kakadurufer", "dreier", "piccolo_ouvert",
-             "zwiccolo_ouvert", "triccolo_ouvert", "bettler_ouvert", "maraburufer",
-             "farbensolo", "solodreier")
 KINGS = tuple(suit_card(s, KING) for s in range(4))
 
 
@@ -84,11 +73,7 @@ def objectives_of(bid: str) -> tuple[str, ...]:
 
 def contracts_of(game: str) -> tuple[str, ...]:
     """The contracts a game's table may be asked for (``--contract``)."""
-    if game in FRENCH:
-        return ("prise",) + FR_COLUMNS
-    if game == "priest5":
-        return PRIEST_COLUMNS
-    return AT4_SOLO + AT4_NEGATIVE + TALON_GAMES
+    return game_of(game).table_contracts
 
 
 @dataclass
@@ -165,7 +150,7 @@ def _check_contracts(game: str, contracts: Iterable[str] | None, played_bid: str
         if name not in known:
             raise PositionError("contracts", f"{game} has no contract {name!r} in its table "
                                              f"(its contracts: {', '.join(known)})")
-        if game == "at4" and name in TALON_GAMES and name != played_bid:
+        if name in TALON_GAMES and name != played_bid:
             raise PositionError("contracts", f"{name} is a talon game: the table has it only "
                                              "for a position that plays it, with its discard")
         asked.add("garde" if name == "prise" else name)
@@ -203,8 +188,7 @@ def table_spec(d: Dealt, contracts: Iterable[str] | None = None,
     game = d.game
     played_bid = d.played.contract.bid if d.played is not None else None   # (a deal as dealt: none)
     asked = _check_contracts(game, contracts, played_bid)
-    builder = {"fr3": _french, "fr4": _french, "fr5": _french, "priest5": _priest,
-               "at4": _at4}[game]
+    builder = _CELLS[game_of(game).family]
     cells: list[TableCell] = []
     missing: list[Missing] = []
     builder(d, asked, played, cells, missing, _Counting(stop, out_of_time, count_ecarts))
@@ -215,8 +199,8 @@ def table_spec(d: Dealt, contracts: Iterable[str] | None = None,
     unasked = ()
     if asked is not None:
         every = {"garde" if c == "prise" else c for c in contracts_of(game)}
-        if game == "at4":
-            every = (every - set(TALON_GAMES)) | ({played_bid} & set(TALON_GAMES))
+        # a talon game is asked only of a position that plays it
+        every = (every - set(TALON_GAMES)) | ({played_bid} & set(TALON_GAMES))
         unasked = tuple(sorted(every - asked))
     return TableSpec(d, cells, missing, unasked)
 
@@ -254,15 +238,16 @@ def _fr5_calls(hand: Iterable[Card]) -> list[Card]:
 
 def _french(d: Dealt, asked, played: tuple, cells: list, missing: list, stop) -> None:
     con = d.played.contract if d.played is not None else None     # (a deal as dealt: none)
-    seats = SEATS[d.game]
+    facts = game_of(d.game)
+    seats = facts.seats
     given_taker = con.declarer if con is not None and con.bid in ("prise", "garde") else None
-    columns = [c for c in FR_COLUMNS if asked is None or c in asked]
+    columns = [c for c in facts.columns if asked is None or c in asked]
     if d.hands is None:
         # only the contract played can be asked, with its own écart
         for col in columns:
             # (fr5: the taker's other calls need the dog too)
             others = tuple(s for s in range(seats) if not (col == "garde" and s == given_taker
-                                                           and d.game != "fr5"))
+                                                           and not facts.taker_calls))
             if others:
                 missing.append(Missing(col, others, d.missing.field, d.missing.reason))
         if "garde" in columns:
@@ -271,8 +256,8 @@ def _french(d: Dealt, asked, played: tuple, cells: list, missing: list, stop) ->
     dog = d.outside
     hands = d.hands
     for seat in range(seats):
-        calls = _fr5_calls(hands[seat]) if d.game == "fr5" else [None]
-        if seat == given_taker and d.game == "fr5" and con.called not in calls:
+        calls = _fr5_calls(hands[seat]) if facts.taker_calls else [None]
+        if seat == given_taker and facts.taker_calls and con.called not in calls:
             calls.append(con.called)     # (a call its hand allowed only with the dog)
         for called in calls:
             holder = None
@@ -288,7 +273,7 @@ def _french(d: Dealt, asked, played: tuple, cells: list, missing: list, stop) ->
                     contract = dict(base, bid=col, dog=tokens(dog))
                     _add(cells, missing, cell,
                          lambda contract=contract: _position(d, hands, contract, played))
-                elif seat == given_taker and (d.game != "fr5" or called == con.called):
+                elif seat == given_taker and (not facts.taker_calls or called == con.called):
                     # its own écart, and beside it the best: could another have made it?
                     _given_garde(d, played, cells, missing)
                     _searched_garde(d, cell, base, played, cells, missing, stop)
@@ -466,15 +451,15 @@ def _at4_game(d: Dealt, seat: int, bid: str, called: Card | None, played: tuple,
              lambda contract=contract: _position(d, hands, contract, played, first))
 
 
+#: each rulebook's cells
+_CELLS = {FRENCH: _french, PRIESTERTAROCK: _priest, AUSTRIAN: _at4}
+
+
 # -- ranking, par and the bid played ----------------------------------------------------------
 
 def rank_of(game: str, contract: str) -> int:
     """How high a contract bids in its game (higher outbids lower)."""
-    if game in FRENCH:
-        return FR_COLUMNS.index(contract)
-    if game == "priest5":
-        return PRIEST_COLUMNS.index(contract)
-    return AT4_ORDER.index(contract)
+    return game_of(game).ranks.index(contract)
 
 
 @dataclass
@@ -503,7 +488,7 @@ class CellResult:
 
 
 def _bidding_order(d: Dealt, seat: int) -> int:
-    return (seat - d.first) % SEATS[d.game]
+    return (seat - d.first) % game_of(d.game).seats
 
 
 def _par_key(d: Dealt, cell: TableCell) -> tuple:
@@ -511,7 +496,7 @@ def _par_key(d: Dealt, cell: TableCell) -> tuple:
     earlier seat first, then playing alone)."""
     rank = rank_of(d.game, cell.contract)
     early = -_bidding_order(d, cell.seat)
-    return (early, rank) if d.game == "priest5" else (rank, early)
+    return (early, rank) if game_of(d.game).par_by_seat else (rank, early)
 
 
 def _announced(spec: TableSpec, results: list[CellResult], cell: TableCell) -> list[str]:
@@ -535,12 +520,13 @@ def par(spec: TableSpec, results: list[CellResult]) -> dict:
     not, ``open`` lists the cells that could still beat it and ``unasked`` the contracts
     left out of the table (``--contract``) that could."""
     d = spec.dealt
+    facts = game_of(d.game)
     ranked = [(cell, r) for cell, r in zip(spec.cells, results) if cell.objective == "contract"]
     made = [(cell, r) for cell, r in ranked if r.made]
 
     def better(cr) -> tuple:
         cell, r = cr
-        said = _announced(spec, results, cell) if d.game == "at4" else []
+        said = _announced(spec, results, cell) if facts.objectives else []
         return (_par_key(d, cell), "volat" in said, len(said),
                 r.lo if r.lo is not None else float("-inf"), cell.ecart != "given")
 
@@ -557,7 +543,7 @@ def par(spec: TableSpec, results: list[CellResult]) -> dict:
             (par_cell.called, par_cell.partner)
 
     could = [cell for cell, r in ranked if beats(cell) and r.made is not False]
-    seats = SEATS[d.game]
+    seats = facts.seats
     unasked = []
     for name in spec.unasked:
         who = range(seats) if name not in TALON_GAMES else [d.played.contract.declarer]
@@ -572,7 +558,7 @@ def par(spec: TableSpec, results: list[CellResult]) -> dict:
         out = dict(cell.key())
         out.update({k: v for k, v in cell_json(cell, r).items()
                     if k in ("made", "value", "bounds", "ecart_cards")})
-        if d.game == "at4":
+        if facts.objectives:
             out["announcements"] = _announced(spec, results, cell)
     out["proven"] = proven
     if could:
@@ -582,8 +568,38 @@ def par(spec: TableSpec, results: list[CellResult]) -> dict:
     return out
 
 
-def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
-    """The contract played as the table sees it: its cell's verdict, and the contracts
+def _french_column(con) -> str:
+    return "garde" if con.bid in ("prise", "garde") else con.bid      # (a prise plays as a garde)
+
+
+#: the contract table's contract a position's contract plays, by rulebook
+_TABLE_CONTRACT = {FRENCH: _french_column,
+                   PRIESTERTAROCK: lambda con: "alone" if con.partner is None else "call",
+                   AUSTRIAN: lambda con: con.bid}
+
+
+def table_contract(position: Position) -> str:
+    """The contract of the table that ``position``'s contract plays: a French prise is its
+    taker's garde, a Priestertarock call a ``call`` (or ``alone``), an Austrian game itself."""
+    return _TABLE_CONTRACT[position.rules.facts.family](position.contract)
+
+
+def _same_cell(position: Position, cell: dict) -> bool:
+    """Whether ``cell`` (a cell's JSON, or its :meth:`TableCell.key`) asks ``position``'s
+    contract, whoever its declarer: the same contract, its own goal (no announcement), and
+    the same partner — a Priestertarock call's cell is told apart by its partner (``calls``:
+    the cards that give it), every other by the card called."""
+    con = position.contract
+    name = table_contract(position)
+    if cell["contract"] != name or cell.get("objective", "contract") != "contract":
+        return False
+    if "calls" in cell:
+        return name == "alone" or cell.get("partner") == con.partner
+    return cell.get("called") == (token(con.called) if con.called is not None else None)
+
+
+def played_contract(spec: TableSpec, results: list[CellResult]) -> dict | None:
+    """The contract played as the table sees it: whether its cell is made, and the contracts
     that outbid it that some seat makes (``higher``, the bidding's missed chances); None
     in Trischaken, and for a deal as dealt (no contract played)."""
     d = spec.dealt
@@ -592,17 +608,9 @@ def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
     con = d.played.contract
     if con.bid == "trischaken":
         return None
-    if d.game in FRENCH:
-        name = "garde" if con.bid in ("prise", "garde") else con.bid
-        same = lambda c: c.contract == name and c.called == con.called and c.objective == "contract"
-    elif d.game == "priest5":
-        name = "alone" if con.partner is None else "call"
-        same = lambda c: c.contract == name and (name == "alone" or c.partner == con.partner)
-    else:
-        name = con.bid
-        same = lambda c: (c.contract == name and c.called == con.called
-                          and c.objective == "contract")
-    mine = [(c, r) for c, r in zip(spec.cells, results) if c.seat == con.declarer and same(c)]
+    name = table_contract(d.played)
+    mine = [(c, r) for c, r in zip(spec.cells, results)
+            if c.seat == con.declarer and _same_cell(d.played, c.key())]
     # the taker's own écart where the table has it, not the best one beside it
     here = next((cr for cr in mine if cr[0].ecart == "given"), mine[0] if mine else None)
     out: dict[str, Any] = {"seat": con.declarer, "contract": con.bid}
@@ -616,7 +624,7 @@ def played_verdict(spec: TableSpec, results: list[CellResult]) -> dict | None:
     return out
 
 
-def verdict_in(table: dict, position: Position) -> dict | None:
+def played_in(table: dict, position: Position) -> dict | None:
     """The verdict a table (its JSON) gives on the contract ``position`` plays — the
     ``played`` object, for a deal of the same board as the table's: its declarer's cell of
     that contract (``made``, ``bounds``, and ``ecart``: whether that cell's écart is the one
@@ -625,22 +633,9 @@ def verdict_in(table: dict, position: Position) -> dict | None:
     con = position.contract
     if con.bid == "trischaken" or table.get("game") != position.game:
         return None
-    called = token(con.called) if con.called is not None else None
-    if position.game in FRENCH:
-        name = "garde" if con.bid in ("prise", "garde") else con.bid
-    elif position.game == "priest5":
-        name = "alone" if con.partner is None else "call"
-    else:
-        name = con.bid
-
-    def same(c: dict) -> bool:
-        if c["seat"] != con.declarer or c["contract"] != name or c.get("objective"):
-            return False
-        if position.game == "priest5":
-            return name == "alone" or c.get("partner") == con.partner
-        return c.get("called") == called
-
-    mine = [c for c in table["cells"] if same(c)]
+    name = table_contract(position)
+    mine = [c for c in table["cells"]
+            if c["seat"] == con.declarer and _same_cell(position, c)]
     here = next((c for c in mine if c.get("ecart") == "given"), mine[0] if mine else None)
     out: dict[str, Any] = {"seat": con.declarer, "contract": con.bid}
     if here is None:
@@ -672,13 +667,13 @@ def table_json(spec: TableSpec, results: list[CellResult], ident: Any = None) ->
     d = spec.dealt
     cells = [cell_json(cell, r) for cell, r in zip(spec.cells, results)]
     out: dict[str, Any] = {"id": ident, "game": d.game, "first": d.first}
-    if d.game == "at4":
+    if game_of(d.game).countings:
         out["counting"] = d.counting        # (what an Austrian cell's points count in)
     out["cells"] = cells
     if spec.missing:
         out["missing"] = [m.to_json() for m in spec.missing]
     out["par"] = par(spec, results)
-    out["played"] = played_verdict(spec, results)
+    out["played"] = played_contract(spec, results)
     if d.notes:
         out["notes"] = list(d.notes)
     return out

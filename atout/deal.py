@@ -36,14 +36,14 @@ from typing import Callable
 
 from .cards import (EXCUSE, KING, PETIT, QUEEN, CAVALIER, JACK, T21, is_trump, rank,
                     suit_card, token, tokens)
-from .contract import FR_BIDS, POIGNEE_LEVELS, POIGNEE_TRUMPS
-from .games import AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER, HAND_SIZE, SEATS, deck_of
+from .contract import POIGNEE_LEVELS
+from .games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER, AUSTRIAN, FR_BIDS,
+                    FRENCH, GAME, GAMES, PRIESTERTAROCK, game_of)
 from .position import Position, parse_position
 from .talon import exchange
 
 __all__ = ["GAMES", "BIDS", "random_position", "random_endgame", "random_finished", "play_out"]
 
-GAMES = ("fr4", "fr3", "fr5", "priest5", "at4")
 BOUTS = (PETIT, T21, EXCUSE)
 KINGS = tuple(suit_card(s, KING) for s in range(4))
 
@@ -51,9 +51,10 @@ KINGS = tuple(suit_card(s, KING) for s in range(4))
 def _deal(rng: random.Random, game: str, stack: dict | None = None) -> tuple[list[list[int]], list[int]]:
     """Shuffle and deal: (hands, the cards outside).  ``stack`` {seat: n} gives seat n
     trumps first (a rigged deal for poignées)."""
-    deck = list(deck_of(game))
+    facts = game_of(game)
+    deck = list(facts.deck)
     rng.shuffle(deck)
-    seats, size = SEATS[game], HAND_SIZE[game]
+    seats, size = facts.seats, facts.hand_size
     hands = [[] for _ in range(seats)]
     for seat, n in (stack or {}).items():
         trumps = [c for c in deck if is_trump(c) or c == EXCUSE][:n]
@@ -71,14 +72,7 @@ def _petit_sec(hand) -> bool:
 
 
 def random_position(rng: random.Random, game: str, bid: str | None = None, **options) -> dict:
-    if game in ("fr3", "fr4", "fr5"):
-        make = _french
-    elif game == "priest5":
-        make = _priest
-    elif game == "at4":
-        make = _at4
-    else:
-        raise ValueError(f"unknown game {game!r}")
+    make = _DEAL[game_of(game).family]
     for _ in range(10000):
         obj = make(rng, game, bid, **options)
         if obj is not None:
@@ -105,13 +99,14 @@ def _ecart(rng, hand: list[int], dog: list[int]) -> tuple[list[int], list[int]]:
 
 def _french(rng, game, bid=None, *, taker=None, first=None, chelem=None, poignee_seat=None,
             called_where=None, poignees=None):
-    seats = SEATS[game]
+    facts = game_of(game)
+    seats = facts.seats
     taker = rng.randrange(seats) if taker is None else taker
-    bid = bid or rng.choice(tuple(FR_BIDS))
+    bid = bid or rng.choice(FR_BIDS)
     stack = None
     if poignee_seat is not None:
-        low, high = POIGNEE_TRUMPS[game][0], POIGNEE_TRUMPS[game][-1]
-        stack = {poignee_seat: rng.randint(low, min(high + 1, HAND_SIZE[game]))}
+        low, high = facts.poignee_trumps[0], facts.poignee_trumps[-1]
+        stack = {poignee_seat: rng.randint(low, min(high + 1, facts.hand_size))}
     hands, dog = _deal(rng, game, stack)
     shown_dog = None
     if bid in ("prise", "garde"):
@@ -123,7 +118,7 @@ def _french(rng, game, bid=None, *, taker=None, first=None, chelem=None, poignee
     if shown_dog is not None:
         contract["shown_dog"] = tokens(shown_dog)
 
-    if game == "fr5":
+    if facts.taker_calls:
         called = _fr5_called(rng, hands, dog, taker, called_where)
         if called is None:
             return None
@@ -140,11 +135,11 @@ def _french(rng, game, bid=None, *, taker=None, first=None, chelem=None, poignee
     declared = []
     for seat in range(seats):
         shown = sum(1 for c in hands[seat] if is_trump(c) or c == EXCUSE)
-        levels = [lv for lv, n in zip(POIGNEE_LEVELS, POIGNEE_TRUMPS[game]) if shown >= n]
+        levels = [lv for lv, n in zip(POIGNEE_LEVELS, facts.poignee_trumps) if shown >= n]
         if levels and (seat == poignee_seat or rng.random() < 0.5):
             level = rng.choice(levels)
             declared.append({"seat": seat, "level": level,
-                             "shown": tokens(_poignee_shown(hands[seat], POIGNEE_TRUMPS[game][
+                             "shown": tokens(_poignee_shown(hands[seat], facts.poignee_trumps[
                                  POIGNEE_LEVELS.index(level)]))})
     if declared and poignees is not False:
         contract["poignees"] = declared
@@ -194,7 +189,7 @@ def _priest(rng, game, bid=None, *, caller=None, dealer=None, alone=None, first=
         contract["alone"] = True
     else:
         # Usually a king; sometimes any card (held by the caller, or lying open).
-        pool = list(KINGS) if rng.random() < 0.7 else list(deck_of(game))
+        pool = list(KINGS) if rng.random() < 0.7 else list(game_of(game).deck)
         contract["called"] = token(rng.choice(pool))
     return {"game": game, "hands": [tokens(h) for h in hands], "first": (dealer + 1) % 5,
             "played": [], "contract": contract}
@@ -247,9 +242,12 @@ def _at4(rng, game, bid=None, *, declarer=None, for_seat=None, counting=None, ob
             "contract": contract}
 
 
-#: the bids of each game (priest5 has none: its contract is a call or playing alone)
-BIDS = {"fr4": tuple(FR_BIDS), "fr3": tuple(FR_BIDS), "fr5": tuple(FR_BIDS), "priest5": (),
-        "at4": AT4_BIDS}
+#: each rulebook's deals
+_DEAL = {FRENCH: _french, PRIESTERTAROCK: _priest, AUSTRIAN: _at4}
+
+#: the bids of each game (priest5 has none: its contract is a call or playing alone), as
+#: ``atout deal --bid`` offers them
+BIDS = {name: g.bids for name, g in GAME.items()}
 
 
 # -- playing random cards ----------------------------------------------------------------------
@@ -275,7 +273,8 @@ def random_endgame(rng: random.Random, game: str, tricks_left: int, bid: str | N
     """A random deal played with legal cards until exactly ``tricks_left`` tricks remain
     (``partial``: then 1..seats-1 cards of the next trick are on the table as well).
     Deals are drawn again until ``accept(position)`` holds."""
-    seats, size = SEATS[game], HAND_SIZE[game]
+    facts = game_of(game)
+    seats, size = facts.seats, facts.hand_size
     if not 0 <= tricks_left <= size or (partial and tricks_left == 0):
         raise ValueError("tricks_left out of range")
     for _ in range(tries):

@@ -27,17 +27,16 @@ from typing import Any
 from .cards import EXCUSE, PETIT, Card, is_trump
 from .contract import DECLARER_CAMP, _cards, _check_pack, _seat
 from .errors import PositionError
-from .games import AT4_NEGATIVE_TRICKS, OUTSIDE, SEATS, rules_for
+from .games import (AT4_NEGATIVE_TRICKS, AT4_TALON_GAMES, AUSTRIAN, FRENCH, GAME, PRIESTERTAROCK,
+                    game_of, rules_for)
 from .position import (DEALT_FIELDS, PEOPLE_FIELDS, Position, check_id, parse_first, parse_game,
                        parse_hands, parse_people)
 from .printable import shown
 
 __all__ = ["Dealt", "dealt", "parse_deal", "is_deal", "deal_json", "TALON_GAMES", "OUTSIDE_FIELD"]
 
-#: at4 games whose declarer takes talon cards and discards (seed 003): their outcome hangs
-#: on that choice, so the table has them only where the position gives the discard
-TALON_GAMES = ("vorhandrufer", "farbenrufer", "pagatrufer", "uhurufer", "kakadurufer",
-               "maraburufer", "dreier", "sechserdreier", "farbendreier", "farbensechser")
+#: at4 games whose declarer takes talon cards and discards (atout.games.AT4_TALON_GAMES)
+TALON_GAMES = AT4_TALON_GAMES
 
 
 @dataclass(frozen=True)
@@ -62,13 +61,19 @@ class Dealt:
 
 def dealt(position: Position) -> Dealt:
     """The deal of ``position`` as dealt (the cards played are ignored)."""
-    game, contract = position.game, position.contract
     hands = tuple(tuple(h) for h in position.hands)
-    if game in ("fr3", "fr4", "fr5"):
-        return _french(position, hands)
-    if game == "priest5":
-        return Dealt(game, position.first, hands, tuple(contract.outside[0] + contract.outside[1]),
-                     position, dealer=contract.dealer)
+    return _DEALT[position.rules.facts.family](position, hands)
+
+
+def _priest(position: Position, hands: tuple) -> Dealt:
+    contract = position.contract
+    return Dealt(position.game, position.first, hands,
+                 tuple(contract.outside[0] + contract.outside[1]), position,
+                 dealer=contract.dealer)
+
+
+def _austrian(position: Position, hands: tuple) -> Dealt:
+    game, contract = position.game, position.contract
     notes = ()
     first = position.first
     if contract.bid in AT4_NEGATIVE_TRICKS:
@@ -105,8 +110,12 @@ def _french(position: Position, hands: tuple) -> Dealt:
     return Dealt(position.game, position.first, dealt_hands, shown, position, notes=notes)
 
 
-#: the field of a deal as dealt that holds the cards outside the hands, by game
-OUTSIDE_FIELD = {"fr3": "dog", "fr4": "dog", "fr5": "dog", "priest5": "open", "at4": "talon"}
+#: each rulebook's deal as dealt
+_DEALT = {FRENCH: _french, PRIESTERTAROCK: _priest, AUSTRIAN: _austrian}
+
+#: the field of a deal as dealt that holds the cards outside the hands, by game (each
+#: record's ``outside_field``)
+OUTSIDE_FIELD = {name: g.outside_field for name, g in GAME.items()}
 
 
 def parse_deal(obj: Any) -> Dealt:
@@ -115,8 +124,9 @@ def parse_deal(obj: Any) -> Dealt:
     first leader (in Priestertarock the seat after ``dealer``), no French petit sec (such a
     deal is void); raises :class:`PositionError` naming the field."""
     game = parse_game(obj)
-    allowed = ("id", "game", "hands", "first", "played", OUTSIDE_FIELD[game]) + PEOPLE_FIELDS
-    allowed += ("dealer",) if game == "priest5" else ()
+    facts = game_of(game)
+    allowed = ("id", "game", "hands", "first", "played", facts.outside_field) + PEOPLE_FIELDS
+    allowed += ("dealer",) if facts.has_dealer else ()
     for key in sorted(obj, key=str):
         if key not in allowed:
             if key == "contract":
@@ -124,33 +134,33 @@ def parse_deal(obj: Any) -> Dealt:
                                                 "with one gives its dog, open cards or talon there)")
             if key in DEALT_FIELDS:
                 raise PositionError(key, f"not a field of a {game} deal as dealt (its cards "
-                                         f"outside the hands are {OUTSIDE_FIELD[game]})")
+                                         f"outside the hands are {facts.outside_field})")
             raise PositionError(shown(key), "unknown field")
     if obj.get("id") is not None:
         check_id(obj["id"])
-    seats = SEATS[game]
+    seats = facts.seats
     hands = parse_hands(obj, game)
     first = parse_first(obj, seats)
     if obj.get("played"):
         raise PositionError("played", "a deal as dealt has no card played: give its contract "
                                       "to play it")
     rules = rules_for(game)
-    fld = OUTSIDE_FIELD[game]
+    fld = facts.outside_field
     if fld not in obj:
         raise PositionError(fld, "is missing")
     outside = _cards(obj[fld], fld, rules)
-    if len(outside) != OUTSIDE[game]:
-        raise PositionError(fld, f"must hold {OUTSIDE[game]} cards, not {len(outside)}")
+    if len(outside) != facts.outside:
+        raise PositionError(fld, f"must hold {facts.outside} cards, not {len(outside)}")
     _check_pack(rules, hands, outside, fld)
     dealer = None
-    if game == "priest5":
+    if facts.has_dealer:
         if "dealer" not in obj:
             raise PositionError("dealer", "is missing")
         dealer = _seat(obj["dealer"], "dealer", seats)
         if first != (dealer + 1) % seats:
             raise PositionError("first", f"the player after the dealer leads (seat "
                                          f"{(dealer + 1) % seats})")
-    if game.startswith("fr"):
+    if facts.petit_sec_void:
         for seat, h in enumerate(hands):
             if [c for c in h if is_trump(c) or c == EXCUSE] == [PETIT]:
                 raise PositionError(f"hands[{seat}]", "petit sec: the only trump is T1 (the "
@@ -171,7 +181,8 @@ def deal_json(d: Dealt, ident: Any = None) -> dict:
     from .cards import tokens
     obj: dict[str, Any] = {} if ident is None else {"id": ident}
     obj.update({"game": d.game, "hands": [tokens(h) for h in d.hands], "first": d.first})
-    if d.game == "priest5":
+    facts = game_of(d.game)
+    if facts.has_dealer:
         obj["dealer"] = d.dealer
-    obj[OUTSIDE_FIELD[d.game]] = tokens(d.outside)
+    obj[facts.outside_field] = tokens(d.outside)
     return obj

@@ -46,12 +46,12 @@ import re
 from typing import Any
 
 from .cards import EXCUSE, KING, PETIT, Card, card, is_trump, suit_card, token, tokens
-from .contract import FR_BIDS, _check_called_fr5, parse_contract, poignee_levels
-from .dealt import OUTSIDE_FIELD, dealt, is_deal, parse_deal
+from .contract import _check_called_fr5, parse_contract, poignee_levels
+from .dealt import dealt, is_deal, parse_deal
 from .ecart import ecart_choices
 from .errors import PositionError
-from .games import (AT4_BIDS, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER, GAMES, HAND_SIZE,
-                    OUTSIDE, SEATS, deck_of)
+from .games import (AT4, AT4_NEGATIVE_TRICKS, AT4_OBJECTIVES, AT4_RUFER, AUSTRIAN, FR_BIDS, FRENCH,
+                    GAMES, PRIESTERTAROCK, game_of)
 from .position import parse_position
 from .talon import takes
 from .tarotclub import card_of as tarotclub_card
@@ -94,7 +94,8 @@ def _game(obj: Any) -> str:
 def _card_lists(obj: dict, game: str, out: _Check) -> tuple[list[list[Card]], list[Card]]:
     """The hands and the outside cards placed so far, each card once and of the game's pack;
     what breaks that is a problem, and the card is left out."""
-    seats, pack = SEATS[game], set(deck_of(game))
+    facts = game_of(game)
+    seats, pack = facts.seats, set(facts.deck)
     raw_hands = obj.get("hands") or []
     if not isinstance(raw_hands, list) or len(raw_hands) > seats:
         out.wrong("hands", f"must be a list of {seats} hands")
@@ -124,8 +125,8 @@ def _card_lists(obj: dict, game: str, out: _Check) -> tuple[list[list[Card]], li
             out.wrong(fld, f"holds {len(cards)} cards; it holds {limit}")
         return cards
 
-    hands = [read(h, f"hands[{s}]", HAND_SIZE[game]) for s, h in enumerate(raw_hands)]
-    outside = read(obj.get("outside") or [], "outside", OUTSIDE[game])
+    hands = [read(h, f"hands[{s}]", facts.hand_size) for s, h in enumerate(raw_hands)]
+    outside = read(obj.get("outside") or [], "outside", facts.outside)
     return hands, outside
 
 
@@ -143,11 +144,12 @@ def check(obj: Any) -> dict:
     """Where the draft stands (see the module's docstring); raises PositionError only when
     it is not a draft of a game at all."""
     game = _game(obj)
-    seats, size, out_size = SEATS[game], HAND_SIZE[game], OUTSIDE[game]
+    facts = game_of(game)
+    seats, size, out_size = facts.seats, facts.hand_size, facts.outside
     out = _Check()
     answer: dict[str, Any] = {"game": game, "seats": seats, "hand_size": size,
-                              "outside_size": out_size, "outside_field": OUTSIDE_FIELD[game],
-                              "pack": tokens(deck_of(game))}
+                              "outside_size": out_size, "outside_field": facts.outside_field,
+                              "pack": tokens(facts.deck)}
     hands, outside = _card_lists(obj, game, out)
     placed = {c for h in hands for c in h} | set(outside)
     answer["unplaced"] = [t for t in answer["pack"] if card(t) not in placed]
@@ -157,7 +159,7 @@ def check(obj: Any) -> dict:
     if len(outside) < out_size:
         out.missing("outside", f"{out_size - len(outside)} of its {out_size} cards to place")
     dealer = None
-    if game == "priest5":
+    if facts.has_dealer:
         dealer = _seat_field(obj, "dealer", seats, out)
         first = None if dealer is None else (dealer + 1) % seats
         if dealer is None and "dealer" not in [p["field"] for p in out.problems]:
@@ -175,8 +177,8 @@ def check(obj: Any) -> dict:
     if out.problems or out.todo:
         return finish("cards")
     deal = {"game": game, "hands": [tokens(h) for h in hands], "first": first,
-            OUTSIDE_FIELD[game]: tokens(outside)}
-    if game == "priest5":
+            facts.outside_field: tokens(outside)}
+    if facts.has_dealer:
         deal["dealer"] = dealer
     try:
         parse_deal(deal)
@@ -190,7 +192,7 @@ def check(obj: Any) -> dict:
         out.wrong("contract", "must be an object, or null before the bidding")
         contract = None
     contract = contract or {}
-    build = {"fr3": _french, "fr4": _french, "fr5": _french, "priest5": _priest, "at4": _at4}[game]
+    build = _BIDDING[facts.family]
     position = build(game, hands, outside, first, dealer, contract, out, answer)
     if out.problems or out.todo or position is None:
         return finish("contract")
@@ -214,7 +216,7 @@ def _draft_field(fld: str, game: str, contract: dict | None = None) -> str:
         return "outside" if not fld.startswith("contract.side_cards") else "contract.side"
     if fld == "contract.dog":
         bid = (contract or {}).get("bid")
-        return "contract.ecart" if bid in ("prise", "garde") and game != "at4" else "outside"
+        return "contract.ecart" if bid in ("prise", "garde") else "outside"
     if fld.startswith("contract.poignees["):
         return fld.split(".level")[0].split(".shown")[0].split(".seat")[0]
     if fld.startswith("contract.declarer") and (contract or {}).get("bid") == "trischaken":
@@ -226,7 +228,8 @@ def _draft_field(fld: str, game: str, contract: dict | None = None) -> str:
 # -- the bidding, by game --------------------------------------------------------------------
 
 def _french(game, hands, outside, first, dealer, con, out: _Check, answer: dict) -> dict | None:
-    seats = SEATS[game]
+    facts = game_of(game)
+    seats = facts.seats
     options: dict[str, Any] = {"taker": list(range(seats)), "bid": list(FR_BIDS),
                                "first": list(range(seats))}
     answer["options"] = options
@@ -246,8 +249,8 @@ def _french(game, hands, outside, first, dealer, con, out: _Check, answer: dict)
     dog_unknown = con.get("dog_unknown") is True
     if bid in ("prise", "garde"):
         pool = hands[taker] + ([] if dog_unknown else outside)
-        options["ecart"] = tokens(ecart_choices(pool, OUTSIDE[game]))
-        options["ecart_size"] = OUTSIDE[game]
+        options["ecart"] = tokens(ecart_choices(pool, facts.outside))
+        options["ecart_size"] = facts.outside
         ecart = _token_list(con.get("ecart"), "contract.ecart", out)
         if ecart is None:
             return None
@@ -262,9 +265,9 @@ def _french(game, hands, outside, first, dealer, con, out: _Check, answer: dict)
             out.wrong("contract.ecart", f"{token(stray[0])} is neither in the taker's hand nor "
                                         "in the dog")
             return None
-        if len(ecart) < OUTSIDE[game]:
-            out.missing("contract.ecart", f"{OUTSIDE[game] - len(ecart)} of the "
-                                          f"{OUTSIDE[game]} cards the taker puts aside")
+        if len(ecart) < facts.outside:
+            out.missing("contract.ecart", f"{facts.outside - len(ecart)} of the "
+                                          f"{facts.outside} cards the taker puts aside")
             return None
         start_hands[taker] = [c for c in pool if c not in ecart]
         contract["dog"] = tokens(ecart)
@@ -272,7 +275,7 @@ def _french(game, hands, outside, first, dealer, con, out: _Check, answer: dict)
             contract["shown_dog"] = tokens(outside)
     else:
         contract["dog"] = tokens(outside)
-    if game == "fr5":
+    if facts.taker_calls:
         options["called"] = [token(c) for c in _face_cards()
                              if _passes(lambda c=c: _check_called_fr5(c, start_hands[taker]))]
         if con.get("called") is None:
@@ -313,15 +316,15 @@ def _priest(game, hands, outside, first, dealer, con, out: _Check, answer: dict)
 def _called_order(game: str) -> list[Card]:
     """Every card, the kings first: what a caller calls."""
     kings = [suit_card(s, KING) for s in range(4)]
-    return kings + [c for c in deck_of(game) if c not in kings]
+    return kings + [c for c in game_of(game).deck if c not in kings]
 
 
 def _at4(game, hands, outside, first, dealer, con, out: _Check, answer: dict) -> dict | None:
-    options: dict[str, Any] = {"bid": list(AT4_BIDS), "declarer": list(range(4)),
-                               "first": list(range(4)), "counting": ["seed", "standard"]}
+    options: dict[str, Any] = {"bid": list(AT4.bids), "declarer": list(range(4)),
+                               "first": list(range(4)), "counting": list(AT4.countings)}
     answer["options"] = options
     bid = con.get("bid")
-    if bid is not None and bid not in AT4_BIDS:
+    if bid is not None and bid not in AT4.bids:
         out.wrong("contract.bid", "unknown at4 contract")
         bid = None
     if bid is None:
@@ -465,11 +468,12 @@ def _checked(game, hands, first, contract: dict, out: _Check, con: dict) -> dict
 def _target(draft: dict, target: str) -> tuple[str, int | None]:
     game = _game(draft)
     m = re.fullmatch(r"hands\[(\d+)\]", target or "")
-    if m and int(m.group(1)) < SEATS[game]:
+    seats = game_of(game).seats
+    if m and int(m.group(1)) < seats:
         return "hands", int(m.group(1))
     if target == "outside":
         return "outside", None
-    raise PositionError("typed.to", f"must be hands[0..{SEATS[game] - 1}] or outside")
+    raise PositionError("typed.to", f"must be hands[0..{seats - 1}] or outside")
 
 
 def typed(draft: dict, target: str, text: str) -> dict:
@@ -481,7 +485,7 @@ def typed(draft: dict, target: str, text: str) -> dict:
     kind, seat = _target(draft, target)
     if not isinstance(text, str):
         raise PositionError(target, "must be text")
-    pack = set(deck_of(game))
+    pack = set(game_of(game).deck)
     cards: list[str] = []
     for word in re.split(r"[\s,;]+", text.strip()):
         if not word:
@@ -519,7 +523,7 @@ def _read_typed(word: str) -> Card:
 
 def _copy(draft: dict) -> dict:
     game = _game(draft)
-    seats = SEATS[game]
+    seats = game_of(game).seats
     hands = draft.get("hands")
     if not isinstance(hands, list) or len(hands) > seats or not all(isinstance(h, list) for h in hands):
         hands = []
@@ -533,26 +537,27 @@ def fill(draft: dict, rng: random.Random) -> dict:
     cards outside that are not full (a French deal void for a petit sec dealt again, where
     the cards already placed allow another deal)."""
     game = _game(draft)
+    facts = game_of(game)
     out = _Check()
     hands, outside = _card_lists(draft, game, out)
     if out.problems:
         first = out.problems[0]
         raise PositionError(first["field"], first["reason"] + " (fix it before dealing the rest)")
     placed = {c for h in hands for c in h} | set(outside)
-    rest = [c for c in deck_of(game) if c not in placed]
+    rest = [c for c in facts.deck if c not in placed]
     new = None
     for _ in range(200):
         rng.shuffle(rest)
         deck = list(rest)
         new_hands = []
         for h in hands:
-            need = HAND_SIZE[game] - len(h)
+            need = facts.hand_size - len(h)
             new_hands.append(h + deck[:need])
             deck = deck[need:]
         new_outside = outside + deck
         new = {**_copy(draft), "hands": [tokens(h) for h in new_hands],
                "outside": tokens(new_outside)}
-        if not game.startswith("fr") or not any(_petit_sec(h) for h in new_hands):
+        if not facts.petit_sec_void or not any(_petit_sec(h) for h in new_hands):
             break
     return new
 
@@ -569,49 +574,60 @@ def from_position(obj: Any) -> dict:
         d = parse_deal(obj)
         draft = {"game": d.game, "hands": [tokens(h) for h in d.hands],
                  "outside": tokens(d.outside), "contract": None, "played": []}
-        if d.game == "priest5":
+        if game_of(d.game).has_dealer:
             draft["dealer"] = d.dealer
         else:
             draft["first"] = d.first
         return draft
     pos = parse_position(obj)
-    c = pos.contract
     draft: dict[str, Any] = {"game": pos.game, "first": pos.first, "played": tokens(pos.played)}
-    if pos.game.startswith("fr"):
-        con: dict[str, Any] = {"taker": c.declarer, "bid": c.bid}
-        d = dealt(pos)
-        if c.bid in ("prise", "garde"):
-            con["ecart"] = list(c.raw["dog"])
-            if d.hands is None:            # no shown dog: the cards outside are the écart
-                con["dog_unknown"] = True
-                draft["hands"] = [tokens(h) for h in pos.hands]
-                draft["outside"] = list(c.raw["dog"])
-            else:
-                draft["hands"] = [tokens(h) for h in d.hands]
-                draft["outside"] = tokens(d.outside)
-        else:
+    return _DRAFT[pos.rules.facts.family](pos, draft)
+
+
+def _french_draft(pos, draft: dict) -> dict:
+    c = pos.contract
+    con: dict[str, Any] = {"taker": c.declarer, "bid": c.bid}
+    d = dealt(pos)
+    if c.bid in ("prise", "garde"):
+        con["ecart"] = list(c.raw["dog"])
+        if d.hands is None:            # no shown dog: the cards outside are the écart
+            con["dog_unknown"] = True
             draft["hands"] = [tokens(h) for h in pos.hands]
             draft["outside"] = list(c.raw["dog"])
-        if pos.game == "fr5":
-            con["called"] = token(c.called)
-        if c.chelem:
-            con["chelem"] = True
-        if c.poignees:
-            shown = dict(c.poignee_shown)
-            con["poignees"] = [{"seat": s, "level": level}
-                               | ({"shown": tokens(shown[s])} if s in shown else {})
-                               for s, level in c.poignees]
-        draft["contract"] = con
-        return draft
+        else:
+            draft["hands"] = [tokens(h) for h in d.hands]
+            draft["outside"] = tokens(d.outside)
+    else:
+        draft["hands"] = [tokens(h) for h in pos.hands]
+        draft["outside"] = list(c.raw["dog"])
+    if pos.rules.facts.taker_calls:
+        con["called"] = token(c.called)
+    if c.chelem:
+        con["chelem"] = True
+    if c.poignees:
+        shown = dict(c.poignee_shown)
+        con["poignees"] = [{"seat": s, "level": level}
+                           | ({"shown": tokens(shown[s])} if s in shown else {})
+                           for s, level in c.poignees]
+    draft["contract"] = con
+    return draft
+
+
+def _priest_draft(pos, draft: dict) -> dict:
+    c = pos.contract
     draft["hands"] = [tokens(h) for h in pos.hands]
-    if pos.game == "priest5":
-        draft.pop("first")
-        draft["dealer"] = c.dealer
-        draft["outside"] = list(c.raw["open"])
-        con = {"caller": c.declarer}
-        con.update({"alone": True} if c.raw.get("alone") else {"called": token(c.called)})
-        draft["contract"] = con
-        return draft
+    draft.pop("first")
+    draft["dealer"] = c.dealer
+    draft["outside"] = list(c.raw["open"])
+    con = {"caller": c.declarer}
+    con.update({"alone": True} if c.raw.get("alone") else {"called": token(c.called)})
+    draft["contract"] = con
+    return draft
+
+
+def _austrian_draft(pos, draft: dict) -> dict:
+    c = pos.contract
+    draft["hands"] = [tokens(h) for h in pos.hands]
     if c.bid == "trischaken":
         draft["outside"] = tokens(c.talon)
         con = {"bid": c.bid, "for_seat": c.declarer, "counting": c.counting}
@@ -629,3 +645,8 @@ def from_position(obj: Any) -> dict:
     draft["contract"] = con
     return draft
 
+
+#: each rulebook's draft of a position
+_DRAFT = {FRENCH: _french_draft, PRIESTERTAROCK: _priest_draft, AUSTRIAN: _austrian_draft}
+#: each rulebook's bidding
+_BIDDING = {FRENCH: _french, PRIESTERTAROCK: _priest, AUSTRIAN: _at4}

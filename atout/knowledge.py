@@ -39,8 +39,8 @@ from typing import Any
 
 from .cards import (EXCUSE, JACK, KING, PETIT, QUEEN, CAVALIER, Card, card, is_trump, rank,
                     suit_card, tokens)
-from .contract import POIGNEE_LEVELS, POIGNEE_TRUMPS
-from .games import AT4_NEGATIVE_TRICKS, AT4_RUFER, HAND_SIZE
+from .contract import poignee_needed
+from .games import AT4_NEGATIVE_TRICKS, AT4_RUFER, AUSTRIAN, FRENCH, PRIESTERTAROCK, Game
 from .position import Position
 from .talon import TALON_RUFER, _first_choice, may_lay_away, takes
 from .tricks import legal_cards
@@ -142,14 +142,20 @@ def _meets(at_least, where) -> bool:
 
 def piles(position: Position) -> dict:
     """The cards outside the hands by place, as the position holds them (the truth)."""
-    con, raw = position.contract, position.contract.raw
-    if position.game in ("fr3", "fr4", "fr5"):
-        return {DOG: tuple(card(t) for t in raw["dog"])}
-    if position.game == "priest5":
-        return {OPEN: tuple(card(t) for t in raw["open"])}
+    return _PILES[position.rules.facts.family](position.contract)
+
+
+def _austrian_piles(con) -> dict:
     if con.bid == "trischaken":
         return {TALON: tuple(con.talon)}
-    return {side_place(k): tuple(card(t) for t in v) for k, v in sorted(raw["side_cards"].items())}
+    return {side_place(k): tuple(card(t) for t in v)
+            for k, v in sorted(con.raw["side_cards"].items())}
+
+
+#: each rulebook's piles outside the hands
+_PILES = {FRENCH: lambda con: {DOG: tuple(card(t) for t in con.raw["dog"])},
+          PRIESTERTAROCK: lambda con: {OPEN: tuple(card(t) for t in con.raw["open"])},
+          AUSTRIAN: _austrian_piles}
 
 
 def seen_outside(position: Position, seat: int) -> dict:
@@ -187,24 +193,25 @@ def laid_open(position: Position) -> dict:
     """The hands laid open for every seat to see, {seat: its cards at the start of play}:
     an at4 ouvert game's declarer's once the first trick is over (docs/single-dummy.md)."""
     con = position.contract
-    if position.game == "at4" and con.bid in AT4_OUVERT and position.tricks:
+    if con.bid in AT4_OUVERT and position.tricks:
         return {con.declarer: tuple(sorted(position.hands[con.declarer]))}
     return {}
 
 
 # -- the view: the definition of a consistent deal ---------------------------------------------
 
-#: the contract fields that hold hidden cards, by game (the rest of the contract is public)
-_HIDDEN_FIELDS = {"fr3": ("dog",), "fr4": ("dog",), "fr5": ("dog",), "priest5": (),
-                  "at4": ("side_cards", "talon")}
+def _hidden_fields(facts: Game) -> tuple[str, ...]:
+    """The contract fields that hold hidden cards (the rest of the contract is public): its
+    cards outside the hands, unless they lie face up."""
+    return () if facts.outside_seen else facts.contract_outside
 
 
 def view(position: Position, seat: int) -> dict:
     """Everything ``seat`` has seen of ``position``, as plain JSON: two valid deals with
     the same contract and the same cards played are consistent for ``seat`` exactly when
     their views are equal."""
-    contract = {k: v for k, v in position.contract.raw.items()
-                if k not in _HIDDEN_FIELDS[position.game]}
+    hidden = _hidden_fields(position.rules.facts)
+    contract = {k: v for k, v in position.contract.raw.items() if k not in hidden}
     seen = seen_outside(position, seat)
     outside = {}
     for place, cards in piles(position).items():
@@ -232,7 +239,7 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
     pile_cards = piles(position)
     seen = seen_outside(position, seat)
     places: tuple = tuple(range(seats)) + tuple(pile_cards)
-    size = {p: HAND_SIZE[game] for p in range(seats)}
+    size = {p: rules.hand_size for p in range(seats)}
     size.update({p: len(cs) for p, cs in pile_cards.items()})
 
     where: dict[Card, Place] = {}
@@ -256,7 +263,7 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
     for shower, cards in poignee_shown.items():
         for c in cards:
             know(c, shower)
-    if game == "fr5" and con.called is not None and rank(con.called) < KING:
+    if rules.facts.called_ladder and con.called is not None and rank(con.called) < KING:
         # a queen is called only by a taker holding the four kings, and so on (docs/rules.md)
         for r in (KING, QUEEN, CAVALIER, JACK):
             if r <= rank(con.called):
@@ -303,12 +310,12 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
 
     at_least = []
     alternatives = []
-    if game in ("fr3", "fr4", "fr5"):
+    if rules.facts.petit_sec_void:      # French Tarot: its poignées, and no petit sec
         hidden_te = frozenset(c for c in hidden if c in TRUMPS_AND_EXCUSE)
         for shower, level in con.poignees:
             if shower == seat or shower in poignee_shown:
                 continue
-            needed = POIGNEE_TRUMPS[game][POIGNEE_LEVELS.index(level)]
+            needed = poignee_needed(game, level)
             missing = needed - sum(1 for c in known[shower] if c in TRUMPS_AND_EXCUSE)
             if missing > 0:
                 at_least.append((shower, hidden_te, missing))
@@ -327,10 +334,9 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
                 Case(allowed=((PETIT, frozenset({p})),),
                      at_least=((p, others, 1),) if may_be_sec(p) else ())
                 for p in sorted(allowed[PETIT], key=str)))
-    if game == "at4" and con.bid != "trischaken":
+    if "side_cards" in con.raw:         # at4 but Trischaken: what the talon rules tell
         _talon_rules(con, seat, pile_cards, known, hidden, allowed, ban)
-    if game == "at4" and con.bid in AT4_RUFER and con.bid not in TALON_RUFER \
-            and seat != con.declarer:
+    if con.bid in AT4_RUFER and con.bid not in TALON_RUFER and seat != con.declarer:
         # A Solorufer calls a king the declarer does not hold, unless it holds all four (a
         # Rufer with talon may hold it: taken from the talon).
         declarer, called = con.declarer, con.called
@@ -348,7 +354,8 @@ def seat_knowledge(position: Position, seat: int) -> Knowledge:
             alternatives.append(tuple(cases))
 
     template = {"game": game, "first": position.first, "played": tokens(position.played),
-                "contract": {k: v for k, v in con.raw.items() if k not in _HIDDEN_FIELDS[game]}}
+                "contract": {k: v for k, v in con.raw.items()
+                             if k not in _hidden_fields(rules.facts)}}
     return Knowledge(seat=seat, game=game, template=template, places=places, known=known,
                      capacity=capacity, hidden=hidden,
                      allowed={c: frozenset(ps) for c, ps in allowed.items()},

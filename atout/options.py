@@ -1,4 +1,5 @@
-"""What a search may be asked, checked once for every interface.
+"""What a search may be asked, and what it gets when it is not told: checked, and set, once
+for every interface.
 
 The command line (``--time-limit`` …), the HTTP API (``"time_limit"`` …), the gRPC
 service and the Python client take the same options; each is checked here, so that the
@@ -6,7 +7,9 @@ same value gets the same verdict and reason everywhere (the field is named as ea
 interface names it).  Every check returns the value to use or raises
 :class:`~atout.errors.PositionError` ``(field, reason)``; values at their extremes (a
 node limit past 64 bits, a table larger than this machine's memory, an infinite time)
-are refused here rather than deep inside the search.
+are refused here rather than deep inside the search.  The defaults are here too (the
+``*_TIME_LIMIT`` and ``ADVICE_*`` values below): every front end reads them, none sets its
+own.
 """
 
 from __future__ import annotations
@@ -27,6 +30,26 @@ MAX_WORKERS = 256
 MAX_SAMPLES = 100_000
 #: a seed of the draws: what gRPC carries (uint64)
 MAX_SEED = (1 << 64) - 1
+
+# -- the defaults: what a search gets when it is not told ---------------------------------
+# (a solve on the command line or in Python has no time limit unless asked: it runs until
+# its value is proven; the services bound every search)
+
+#: seconds for the analysis of one played deal: `atout analyze`, `atout batch --analyze`
+ANALYSIS_TIME_LIMIT = 60.0
+#: seconds for one deal's contract table: `atout table`, `atout batch --table`, the HTTP
+#: API's /api/contract-table (gRPC: its deadline, within the server's most)
+TABLE_TIME_LIMIT = 120.0
+#: seconds for one search of the HTTP API (solve, analyze, advise) asked with no time limit,
+#: and for each value `atout show --svg --values` draws
+SEARCH_TIME_LIMIT = 10.0
+#: the longest search the services run when their operator sets no other bound (`atout
+#: serve --max-time-limit`): a longer time limit asked is lowered to it
+MAX_TIME_LIMIT = 120.0
+#: deals drawn for one advice (`atout advise --samples`, the HTTP API, gRPC)
+ADVICE_SAMPLES = 100
+#: how sure an advice must be of its card to stop drawing before its samples are drawn
+ADVICE_CONFIDENCE = 0.95
 
 
 def machine_memory_mb() -> int:

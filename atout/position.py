@@ -19,6 +19,7 @@ from .errors import IllegalCardError, PositionError
 from .games import GAMES, SEATS, HAND_SIZE, EXCUSE_FRENCH, deck_of
 from .printable import lone_surrogate, shown
 from .scoring import PlayedTrick, outcome
+from .strict_json import decode_json
 from .tricks import legal_cards, winning_index
 
 #: no real position comes near this; it keeps absurd input from costing time
@@ -359,6 +360,4 @@ def parse_position(obj: Any) -> Position:
 
 def loads(line: str | bytes) -> Position:
     """Parse one JSON text into a Position; bad JSON is a PositionError too."""
-    from .jsonl import decode_json  # the one strict decoder (it imports this module)
-
     return parse_position(decode_json(line))

@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 from .cards import EXCUSE, PETIT, T21, Card, trump
 from .contract import DECLARER_CAMP, OTHER_CAMP, POIGNEE_BONUS, Contract
-from .games import AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, bird_trick
+from .games import (AT4_BIRD, AT4_NEGATIVE_TRICKS, AT4_ULTIMO, AUSTRIAN, FRENCH, PRIESTERTAROCK,
+                    bird_trick)
 
 
 class PlayedTrick(NamedTuple):
@@ -31,13 +32,13 @@ BOUTS = (PETIT, T21, EXCUSE)
 
 
 def outcome(contract: Contract, tricks: list[PlayedTrick]) -> dict:
-    if contract.game in ("fr4", "fr3", "fr5"):
-        return french_outcome(contract, tricks)
-    if contract.game == "priest5":
-        return priest_outcome(contract, tricks)
-    if contract.bid == "trischaken":
-        return trischaken_outcome(contract, tricks)
-    return at4_outcome(contract, tricks)
+    return _OUTCOME[contract.rules.facts.family](contract, tricks)
+
+
+def _poignee(contract: Contract) -> int:
+    """The poignées' bonus: they add up, but in fr5, where only the largest counts."""
+    bonuses = [POIGNEE_BONUS[level] for _, level in contract.poignees]
+    return max(bonuses, default=0) if contract.rules.facts.largest_poignee_only else sum(bonuses)
 
 
 def _number(half_points: int):
@@ -97,11 +98,7 @@ def french_outcome(contract: Contract, tricks: list[PlayedTrick]) -> dict:
             petit = camp[prev.winner]
     pab = 0 if petit is None else (10 if petit == DECLARER_CAMP else -10)
 
-    bonuses = [POIGNEE_BONUS[level] for _, level in contract.poignees]
-    if contract.game == "fr5":
-        poignee = max(bonuses, default=0)  # only the largest counts with five
-    else:
-        poignee = sum(bonuses)
+    poignee = _poignee(contract)
 
     slam = None
     if won[DECLARER_CAMP] == len(tricks):
@@ -118,7 +115,7 @@ def french_outcome(contract: Contract, tricks: list[PlayedTrick]) -> dict:
     score = (sign * (25 + margin) + pab) * contract.multiplier + sign * poignee + chelem
     n = rules.seats
     scores = [-score] * n
-    if contract.game == "fr5" and contract.partner is not None:
+    if contract.partner is not None:              # fr5: the called partner's share
         scores[contract.declarer] = 2 * score
         scores[contract.partner] = score
     else:
@@ -280,6 +277,16 @@ def trischaken_outcome(contract: Contract, tricks: list[PlayedTrick]) -> dict:
 
 # -- the contract question ------------------------------------------------------------------
 
+def _austrian_outcome(contract: Contract, tricks: list[PlayedTrick]) -> dict:
+    if contract.bid == "trischaken":
+        return trischaken_outcome(contract, tricks)
+    return at4_outcome(contract, tricks)
+
+
+#: each rulebook's outcome
+_OUTCOME = {FRENCH: french_outcome, PRIESTERTAROCK: priest_outcome, AUSTRIAN: _austrian_outcome}
+
+
 def made_threshold(contract: Contract, hands) -> int | None:
     """The solver value from which the contract is made: for every way the deal can end,
     ``outcome["made"] == (outcome["value"] >= made_threshold(contract, hands))``.  None
@@ -299,18 +306,23 @@ def made_threshold(contract: Contract, hands) -> int | None:
     - Austrian Tarock: the point games 54 (107 counting in threes); bird, negative and
       announced objectives are worth 1 made and 0 not: 1.
     """
-    game = contract.game
-    if game in ("fr4", "fr3", "fr5"):
-        if not contract.chelem:
-            return 1
-        bonuses = [POIGNEE_BONUS[level] for _, level in contract.poignees]
-        poignee = max(bonuses, default=0) if game == "fr5" else sum(bonuses)
-        return 15 * contract.multiplier + poignee - 200
-    if game == "priest5":
-        holder = next((s for s, h in enumerate(hands) if EXCUSE in h), None)
-        narr_camp = (contract.camp[holder] if holder is not None
-                     else next(k for k in (0, 1) if EXCUSE in contract.outside[k]))
-        return 0 if narr_camp != DECLARER_CAMP else 1
+    return _THRESHOLD[contract.rules.facts.family](contract, hands)
+
+
+def _french_threshold(contract: Contract, hands) -> int:
+    if not contract.chelem:
+        return 1
+    return 15 * contract.multiplier + _poignee(contract) - 200
+
+
+def _priest_threshold(contract: Contract, hands) -> int:
+    holder = next((s for s, h in enumerate(hands) if EXCUSE in h), None)
+    narr_camp = (contract.camp[holder] if holder is not None
+                 else next(k for k in (0, 1) if EXCUSE in contract.outside[k]))
+    return 0 if narr_camp != DECLARER_CAMP else 1
+
+
+def _austrian_threshold(contract: Contract, hands) -> int | None:
     if contract.bid == "trischaken":
         return None
     binary = (contract.objective != "contract" or contract.bid in AT4_NEGATIVE_TRICKS
@@ -318,3 +330,7 @@ def made_threshold(contract: Contract, hands) -> int | None:
     if binary:
         return 1
     return 107 if contract.counting == "standard" else 54
+
+
+_THRESHOLD = {FRENCH: _french_threshold, PRIESTERTAROCK: _priest_threshold,
+              AUSTRIAN: _austrian_threshold}

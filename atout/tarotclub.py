@@ -32,10 +32,10 @@ from typing import Any
 
 from .cards import (EXCUSE, SUIT_LETTERS, Card, is_trump, rank, suit, suit_card, token, tokens,
                     trump)
-from .contract import POIGNEE_LEVELS, POIGNEE_TRUMPS
+from .contract import POIGNEE_LEVELS, poignee_needed
 from .dealt import dealt, parse_deal
 from .errors import PositionError
-from .games import HAND_SIZE, rules_for
+from .games import HAND_SIZE, game_of, rules_for
 from .position import Position, parse_position
 from .printable import shown
 from .tricks import winning_index
@@ -278,7 +278,7 @@ def played_deal(obj: dict, ident: Any = None, *, called: str | None = None) -> d
 
     contract: dict[str, Any] = {"taker": taker, "bid": bid, "dog": tokens(rest)}
     outside_field = _check_outside(info, version, bid, rest, hands[taker], contract)
-    if game == "fr5":
+    if rules.facts.taker_calls:
         contract["called"] = _called(info, called)
     slam = info.get("slam", False)
     if type(slam) is not bool:
@@ -358,7 +358,7 @@ def _handles(info: dict, game: str, hands: list[list[Card]], taker: int) -> list
         shown_cards = cards_of(info[key], fld)
         if not shown_cards:
             continue
-        counts = POIGNEE_TRUMPS[game]
+        counts = game_of(game).poignee_trumps
         if len(shown_cards) not in counts:
             raise PositionError(fld, f"shows {len(shown_cards)} trumps; a poignée of {game} "
                                      f"shows {', '.join(map(str, counts))}")
@@ -367,7 +367,7 @@ def _handles(info: dict, game: str, hands: list[list[Card]], taker: int) -> list
         if not holders:
             raise PositionError(fld, "no seat held all of these cards")
         seat = holders[0]
-        if attack and seat != taker and game != "fr5":
+        if attack and seat != taker and not game_of(game).taker_calls:
             raise PositionError(fld, f"the attack's poignée is held by {PLACES[seat]}, not the taker")
         if not attack and seat == taker:
             raise PositionError(fld, "the defence's poignée is held by the taker")
@@ -493,7 +493,7 @@ def _played(pos: Position) -> dict:
         if shown_cards is None:
             # TarotClub keeps the trumps shown: the seat's lowest, as many as the level needs
             # (the Excuse standing in only beside every trump), as `atout deal` shows them
-            needed = POIGNEE_TRUMPS[pos.game][POIGNEE_LEVELS.index(level)]
+            needed = poignee_needed(pos.game, level)
             trumps = sorted(c for c in pos.hands[seat] if is_trump(c))
             shown_cards = trumps[:needed] if len(trumps) >= needed else trumps + [EXCUSE]
         handles[key] = list(shown_cards)

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import sys
 
-from atout.present.words import verdict_mark
-from atout.verdict import Verdict, VerdictKind
+from atout.verdict import Verdict
 
 #: seconds per deal unless --time-limit says otherwise
-DEFAULT_TIME_LIMIT = 60.0
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
@@ -33,9 +31,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
                        help="take the first N played cards as given; analyse from card N")
     where.add_argument("--last-tricks", type=positive_int, metavar="K",
                        help="analyse only the last K tricks of the deal")
-    add_time_limit_option(p, f"seconds for each deal (default {DEFAULT_TIME_LIMIT:g}): every card "
+    add_time_limit_option(p, f"seconds for each deal (default {options.ANALYSIS_TIME_LIMIT:g}): every card "
                              "is judged, exactly where solved in time, else by proven bounds")
-    p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
+    p.set_defaults(time_limit=options.ANALYSIS_TIME_LIMIT)
     add_tt_mb_option(p)
     add_threads_option(p)
     sd = p.add_argument_group("single dummy", "each card judged also from its player's view: "
@@ -292,7 +290,7 @@ def render(pos, report: dict, label: str, ascii: bool = False) -> str:
         verdict = Verdict.of_play(p)
         mistake = verdict.is_mistake
         mark = ("  X" if ascii else "  ✗") if mistake else ""
-        if contract and verdict.kind is VerdictKind.DECISIVE:
+        if contract and verdict.decisive:
             # with the contract column (where an exact value does not say it already): an
             # exact table stays as it always was
             mark += " decisive" if mistake else "  decisive"
@@ -337,23 +335,13 @@ def cost_text(play: dict, ascii: bool = False) -> str:
     """A card's verdict in the table's cost column (atout.verdict): ``·`` one of the best
     cards, ``N`` its exact cost, ``≥N`` a proven mistake of at least N, ``L…H`` not judged
     (the range its cost lies in)."""
-    v = Verdict.of_play(play)
-    if not v.exact and v.low == 0:                     # not judged: its range
-        return f"{v.low}{'..' if ascii else '…'}{v.high}"
-    return verdict_mark(v, ascii)
+    return Verdict.of_play(play).mark(ascii, open_range=True)
 
 
 def verdict_counts(plays: list[dict]) -> str:
     """The verdicts of a deal's cards in a line: how many best, mistakes, decisive, not
     judged."""
-    verdicts = [Verdict.of_play(p) for p in plays]
-    best = sum(v.kind is VerdictKind.BEST for v in verdicts)
-    mistakes = [v for v in verdicts if v.is_mistake]
-    exact = sum(v.exact for v in mistakes)
-    decisive = sum(v.kind is VerdictKind.DECISIVE for v in verdicts)
-    open_ = len(plays) - best - len(mistakes)
-    return (f"{_n(len(plays), 'card')} judged: {best} best, {_n(len(mistakes), 'mistake')} "
-            f"({exact} with an exact cost), {decisive} decisive, {open_} not judged")
+    return Verdict.tally([Verdict.of_play(p) for p in plays])
 
 
 def seat_words(seat: dict, role: str) -> str:

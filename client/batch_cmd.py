@@ -19,7 +19,6 @@ import sys
 def add_parser(sub, positive_float, positive_int) -> None:
     from atout import options
 
-    from .analyze_cmd import DEFAULT_TIME_LIMIT
     from .cli import (MAX_THREADS, _threads, add_time_limit_option, add_tt_mb_option,
                       add_workers_option, checked, whole_number)
 
@@ -44,7 +43,7 @@ def add_parser(sub, positive_float, positive_int) -> None:
                    help="also give the value of every legal card (solving)")
     add_time_limit_option(p, "seconds for each puzzle (it stops with status limit and its "
                              "bounds) or, with --analyze, for each deal (default "
-                             f"{DEFAULT_TIME_LIMIT:g}: every card judged, exactly where "
+                             f"{options.ANALYSIS_TIME_LIMIT:g}: every card judged, exactly where "
                              "solved in time)")
     p.add_argument("--node-limit", type=checked(options.node_limit, int), metavar="N",
                    help="stop each search after N nodes (solving: status limit, with bounds)")
@@ -76,9 +75,9 @@ _TABLE_ONLY = {"contracts": "--contract", "values": "--values"}
 
 
 def run(args) -> int:
+    from atout import options
     from atout.runner.batch import BatchError, analyze_all, solve_all, table_all
 
-    from .analyze_cmd import DEFAULT_TIME_LIMIT
     from .cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
     if args.address is not None and args.backend != "ray":
@@ -100,13 +99,14 @@ def run(args) -> int:
            "tt_mb": args.tt_mb, "progress": None if args.quiet else sys.stderr}
     try:
         if args.analyze:
-            time_limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
+            time_limit = (args.time_limit if args.time_limit is not None
+                          else options.ANALYSIS_TIME_LIMIT)
             report = analyze_all(args.file, args.output, time_limit=time_limit,
                                  threads=args.threads or 1, start=args.start,
                                  last_tricks=args.last_tricks, **run)
         elif args.table:
-            from .table_cmd import DEFAULT_TIME_LIMIT as TABLE_TIME_LIMIT
-            time_limit = args.time_limit if args.time_limit is not None else TABLE_TIME_LIMIT
+            time_limit = (args.time_limit if args.time_limit is not None
+                          else options.TABLE_TIME_LIMIT)
             report = table_all(args.file, args.output, time_limit=time_limit,
                                threads=args.threads or 1, contracts=args.contracts,
                                values=args.values, **run)

@@ -26,7 +26,6 @@ import argparse
 import errno
 import os
 import importlib
-import json
 import signal
 import sys
 from contextlib import contextmanager
@@ -36,6 +35,8 @@ from atout import options
 from atout.errors import PositionError
 from atout.jsonl import read_records
 from atout.printable import printable
+
+from .output import emit, emit_error  # noqa: F401 (the commands import them from here)
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -114,16 +115,8 @@ def _open_input(path: str) -> Iterator[BinaryIO]:
         yield f
 
 
-def _emit(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
-    sys.stdout.flush()
-
-
-def emit_error(rec, error=None) -> None:
-    """A refused record: ``<id or line>: <field>: <reason>`` on stderr and an error result line."""
-    error = error or rec.error
-    print(f"{rec.label}: {error.field}: {error.reason}", file=sys.stderr)
-    _emit({"id": rec.id, "status": "error", "field": error.field, "reason": error.reason})
+# the commands' output lines (client/output.py), named here as the commands import them
+_emit = emit
 
 
 def default_threads() -> int:

@@ -108,7 +108,7 @@ class Searches:
         from atout.errors import PositionError
 
         if emit_error is None:
-            from .cli import emit_error
+            from .output import emit_error
         for rec in records:
             error = rec.error
             if error is None:

@@ -40,13 +40,12 @@ class LiveVerdicts:
 
     def update(self, plays: list[dict]) -> None:
         """New verdicts (the plays ``analyze``'s ``on_update`` gives); any thread."""
-        from atout.present.words import verdict_mark
-        from atout.verdict import Verdict, VerdictKind
+        from atout.verdict import Verdict
         with self.lock:
             for p in plays:
                 verdict = Verdict.of_play(p)        # the analysis' verdict, read
-                self.verdicts[p["index"]] = (verdict_mark(verdict, self.ascii)
-                                             + ("!" if verdict.kind is VerdictKind.DECISIVE else ""))
+                self.verdicts[p["index"]] = (verdict.mark(self.ascii)
+                                             + ("!" if verdict.decisive else ""))
             if time.monotonic() - self.last >= REDRAW_EVERY:
                 self._draw()
 

@@ -42,9 +42,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
         "limit on room (queue, calls per peer) is refused at once with RESOURCE_EXHAUSTED "
         "(HTTP 429)")
     limits.add_argument("--max-time-limit", type=checked(options.time_limit), metavar="S",
-                        default=bounds.DEFAULT_MAX_TIME_LIMIT,
+                        default=options.MAX_TIME_LIMIT,
                         help="the longest search: a request asking more, or no limit, gets S "
-                             f"(default {bounds.DEFAULT_MAX_TIME_LIMIT:g})")
+                             f"(default {options.MAX_TIME_LIMIT:g})")
     limits.add_argument("--max-positions", type=positive_int, metavar="N",
                         default=bounds.DEFAULT_MAX_POSITIONS,
                         help="positions in one batch call; more is INVALID_ARGUMENT "

@@ -42,9 +42,11 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--values", action="store_true",
                    help="with --svg: solve each position and show its double-dummy value and "
                         "each legal card's cost")
-    p.add_argument("--time-limit", type=checked(options.time_limit), default=10.0, metavar="S",
-                   help="with --values: seconds per search (default 10; a search stopped by "
-                        "it shows the bounds it proved)")
+    p.add_argument("--time-limit", type=checked(options.time_limit),
+                   default=options.SEARCH_TIME_LIMIT, metavar="S",
+                   help=f"with --values: seconds per search (default "
+                        f"{options.SEARCH_TIME_LIMIT:g}; a search stopped by it shows the "
+                        "bounds it proved)")
     p.add_argument("--card", type=checked(_card_count, int), metavar="K",
                    help="show each position after its first K cards played, 0 before the "
                         "first (as a viewer link's card=; default: as given, and a finished "
@@ -209,14 +211,14 @@ def run(args) -> int:
 
 def _write_svg(args, obj, pos, link, n: int, many: bool) -> None:
     from atout.present import picture
-    from atout.present.view import table
+    from atout.present.view import shown
 
     from .cli import UsageError
 
     seat = link["seat"] if link is not None else None
-    shown = table(pos, seat)
+    view = shown(pos, seat)
     values = _values(obj, args.time_limit) if args.values and seat is None else None
-    text = picture.svg(shown, values)
+    text = picture.svg(view, values)
     if args.svg == "-":
         sys.stdout.write(text)
         return

@@ -16,7 +16,6 @@ import sys
 #: seconds per deal unless --time-limit says otherwise: enough for most tables to be
 #: proven whole (an Austrian one takes 10 to 40 s on two cores, a French one's close
 #: cells longer), short enough to wait for
-DEFAULT_TIME_LIMIT = 120.0
 
 
 def add_parser(sub, positive_float, positive_int) -> None:
@@ -35,9 +34,9 @@ def add_parser(sub, positive_float, positive_int) -> None:
     p.add_argument("--values", action="store_true",
                    help="also the exact value of each cell (the score; an Austrian point "
                         "game's card points), with the time the contract questions leave")
-    add_time_limit_option(p, f"seconds for each deal's table (default {DEFAULT_TIME_LIMIT:g}): "
+    add_time_limit_option(p, f"seconds for each deal's table (default {options.TABLE_TIME_LIMIT:g}): "
                              "what is not proven by then is left open with its bounds")
-    p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
+    p.set_defaults(time_limit=options.TABLE_TIME_LIMIT)
     p.add_argument("--tt-mb", type=checked(options.tt_mb, int), metavar="M",
                    help="the most MB one search's table grows to (default 1024; each starts "
                         "at 1 and grows while its search needs room)")

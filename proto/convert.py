@@ -182,27 +182,35 @@ def outcome_object(msg: pb.Outcome) -> dict:
 
 def result_message(r, msg: pb.SolveResult | None = None) -> pb.SolveResult:
     """A :class:`~atout.solver.SolveResult` as a message (filled into ``msg`` if given)."""
+    return solve_message(r.to_json(), msg)
+
+
+def solve_message(result: dict, msg: pb.SolveResult | None = None) -> pb.SolveResult:
+    """A solve's result line (``atout solve``'s JSON, ``SolveResult.to_json()``) as a
+    message (filled into ``msg`` if given).  What the message has no field for
+    (``stopped_by``, ``best_guess``, ``card_bounds``) stays out of it; an HTTP client gets
+    the line itself."""
     msg = pb.SolveResult() if msg is None else msg
-    _set_id(msg, r.id)
-    msg.status = STATUS_OF[r.status]
-    if r.value is not None:
-        msg.value = r.value
-    if r.to_play is not None:
-        msg.to_play = r.to_play
-    msg.best.extend(r.best)
-    if r.cards is not None:
+    _set_id(msg, result.get("id"))
+    msg.status = STATUS_OF[result["status"]]
+    if result.get("value") is not None:
+        msg.value = result["value"]
+    if result.get("to_play") is not None:
+        msg.to_play = result["to_play"]
+    msg.best.extend(result.get("best") or ())
+    if result.get("cards") is not None:
         msg.cards.SetInParent()
-        for card, value in r.cards.items():
+        for card, value in result["cards"].items():
             msg.cards.cards.add(card=card, value=value)
-    msg.line.extend(r.line)
-    if r.outcome is not None:
-        outcome_message(r.outcome, msg.outcome)
-    msg.nodes = r.nodes
-    msg.seconds = r.seconds
-    if r.bounds is not None:
-        msg.bounds.low, msg.bounds.high = r.bounds
-    if r.made is not None:
-        msg.made = r.made
+    msg.line.extend(result.get("line") or ())
+    if result.get("outcome") is not None:
+        outcome_message(result["outcome"], msg.outcome)
+    msg.nodes = result.get("nodes", 0)
+    msg.seconds = result.get("seconds", 0.0)
+    if result.get("bounds") is not None:
+        msg.bounds.low, msg.bounds.high = result["bounds"]
+    if result.get("made") is not None:
+        msg.made = result["made"]
     return msg
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from atout.games import GAME
+
 from .convert import STATUS_NAME, STATUS_OF, _get_id, _set_id
 from .v1 import solver_pb2 as pb
 
@@ -102,7 +104,8 @@ def table_message(table: dict) -> pb.ContractTable:
 def table_object(msg: pb.ContractTable) -> dict:
     table: dict[str, Any] = {"id": _get_id(msg), "status": STATUS_NAME.get(msg.status, "ok"),
                              "game": msg.game, "first": msg.first}
-    if msg.game == "at4":
+    facts = GAME.get(msg.game)          # (a message from elsewhere may name no game)
+    if facts is not None and facts.countings:
         table["counting"] = msg.counting or "seed"
     table["cells"] = [cell_object(c) for c in msg.cells]
     if msg.missing:
@@ -112,7 +115,7 @@ def table_object(msg: pb.ContractTable) -> dict:
         par = cell_object(msg.par.cell)
         par = {k: v for k, v in par.items() if k in _KEYS or k in ("made", "value", "bounds",
                                                                     "ecart_cards")}
-        if msg.game == "at4":
+        if facts is not None and facts.objectives:
             par["announcements"] = list(msg.par.announcements)
         par["proven"] = msg.par.proven
     else:

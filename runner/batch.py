@@ -27,28 +27,28 @@ lost.  Only the main process writes the output, one whole line per ``write``.
 Backends: ``local`` (default) is a pool of worker processes on this machine; ``ray``
 (``pip install 'atout[ray]'``) sends the puzzles to a Ray cluster (``address``; by
 default a local Ray instance is started).
+
+This module is the run and its public API; beside it, one job each: :mod:`.files` (the
+input's lines, the output's results read back and written), :mod:`.lines` (one line's
+job in a search process), :mod:`.pools` (the local pool of search processes, Ray),
+:mod:`.progress` (the bar on a terminal).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import stat
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from atout.errors import PositionError
-from atout.jsonl import MAX_LINE_BYTES, split_lines
-from atout.position import check_id
+from .files import WORKER_DIED, BatchError, ResultWriter, Source, Task, ident_of, read_done
+from .lines import analyze_line, first_analysed, solve_line, table_line  # noqa: F401
+from .pools import run_local, run_ray
+from .process import JobKind
+from .progress import Progress, is_terminal  # noqa: F401
 
 __all__ = ["solve_all", "analyze_all", "table_all", "BatchReport", "BatchError"]
-
-
-class BatchError(Exception):
-    """A problem with the run itself (unreadable input, unwritable output, bad option)."""
 
 
 @dataclass
@@ -79,381 +79,30 @@ class BatchReport:
             self.errors += 1
 
 
-@dataclass
-class _Task:
-    line: int
-    ident: Any              # the id when it is a string or an integer, else None
-    raw: bytes | None       # None: the line was too long, ``oversize`` bytes
-    oversize: int = 0
-
-
-# -- reading the input --------------------------------------------------------------------------
-
-def _lines(stream) -> Iterator[_Task]:
-    """Non-blank lines of a binary stream as tasks (ident not yet set), numbered as
-    :func:`atout.jsonl.split_lines` numbers them; an oversized line comes without text."""
-    for number, raw, size in split_lines(stream):
-        yield _Task(number, None, raw) if raw is not None else _Task(number, None, None, size)
-
-
-def _ident(raw: bytes | None) -> Any:
-    """The id of an input line, as its result line will carry it: None where the line has
-    none, or one the rules refuse (check_id: an integer past 64 bits, a lone surrogate),
-    since its result's id is then null too - else a rerun never found that result and
-    appended it again each time."""
-    if raw is None:
-        return None
-    try:
-        obj = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(obj, dict):
-        ident = obj.get("id")
-        try:
-            check_id(ident)
-        except PositionError:
-            return None
-        return ident
-    return None
-
-
-class _Source:
-    """The input, read twice (once for the keys, once to solve): a path, ``-`` (stdin,
-    kept in memory), or an iterable of position objects / JSON strings / bytes."""
-
-    def __init__(self, source):
-        self.path = None
-        self.memory: list[bytes] | None = None
-        if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
-            self.path = os.fspath(source)
-            try:
-                with open(self.path, "rb"):
-                    pass
-            except OSError as e:
-                raise BatchError(f"cannot read {self.path}: {e.strerror}") from None
-        elif isinstance(source, (str, os.PathLike)):
-            if sys.stdin is None:       # started with stdin closed (`<&-`)
-                raise BatchError("cannot read standard input: it is closed")
-            self.memory = sys.stdin.buffer.read().split(b"\n")
-        else:
-            self.memory = []
-            for item in source:
-                if isinstance(item, bytes):
-                    self.memory.append(item.replace(b"\n", b" "))
-                elif isinstance(item, str):
-                    self.memory.append(item.replace("\n", " ").encode("utf-8"))
-                else:
-                    self.memory.append(json.dumps(item).encode("utf-8"))
-
-    def tasks(self) -> Iterator[_Task]:
-        if self.path is not None:
-            with open(self.path, "rb") as f:
-                yield from _lines(f)
-        else:
-            import io
-            yield from _lines(io.BytesIO(b"\n".join(self.memory)))
-
-
-# -- the output -------------------------------------------------------------------------------
-
-def _retry(obj: dict) -> bool:
-    """A result that says its worker died (this version's, or an older one's): the puzzle
-    was never solved, so it is not done."""
-    if obj.get("status") != "error":
-        return False
-    reason = str(obj.get("reason", ""))
-    return obj.get("field") == WORKER_DIED or (
-        obj.get("field") == "solver" and reason.startswith(("the worker process died",
-                                                             "the Ray task failed")))
-
-
-#: how each result line this tool writes begins (its object's first key is the id): a torn
-#: last line begins so, or is a part of it
-RESULT_START = b'{"id": '
-
-#: the statuses of a result line (docs/format.md)
-RESULT_STATUSES = ("ok", "limit", "error")
-
-
-def _result(raw: bytes) -> dict | None:
-    """The object of a result line of this tool (its id, status and input line), else
-    None."""
-    try:
-        obj = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    if (isinstance(obj, dict) and "id" in obj and obj.get("status") in RESULT_STATUSES
-            and type(obj.get("input_line")) is int):
-        return obj
-    return None
-
-
-def _not_results(path: str, reason: str) -> BatchError:
-    return BatchError(f"-o {path}: {reason}; give a results file of the same atout batch "
-                      f"to go on with, or a new path")
-
-
-def _not_result_line(path: str, number: int) -> BatchError:
-    return _not_results(path, f"line {number} is not a result line of atout batch")
-
-
-def _open_results(path: str):
-    """The output opened to read and cut (None: not there yet); a device, a pipe or a folder
-    is refused before it is read (/dev/zero would never end)."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise _not_results(path, "not a regular file")
-        return open(path, "r+b")
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        raise BatchError(f"cannot open {path}: {e.strerror or e}") from None
-
-
-def _whole_results(path: str, data: bytes, job: str) -> list[tuple[bytes, dict]]:
-    """The result lines of the output's whole lines, each with its object; a line that is
-    not one refuses the file (it is not this tool's: nothing in it is taken as done), and
-    so does a solve's result where deals are analysed, or an analysis where puzzles are
-    solved (the work asked for would be skipped as done)."""
-    results = []
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
-        obj = _result(raw)
-        if obj is None:
-            raise _not_result_line(path, number)
-        if obj["status"] != "error" and _job_of(obj) != job:
-            raise _not_results(path, f"line {number} is {_WHAT[_job_of(obj)]}, not "
-                                     f"{_WHAT[job]}")
-        results.append((raw, obj))
-    return results
-
-
-def _job_of(obj: dict) -> str:
-    """Which kind of batch wrote a result line (not an error): an analysis has plays, a
-    table cells."""
-    return ANALYZE if "plays" in obj else TABLE if "cells" in obj else SOLVE
-
-
-def _check_torn(path: str, tail: bytes, number: int) -> None:
-    """A last line without its newline is cut off only if it is a result torn by a kill: a
-    whole result (it is solved again) or a beginning of one."""
-    if not tail.strip() or _result(tail) is not None:
-        return
-    if tail.startswith(RESULT_START) or RESULT_START.startswith(tail):
-        try:
-            json.loads(tail)
-        except (ValueError, RecursionError):
-            return          # cut short: torn
-    raise _not_result_line(path, number)
-
-
-def _read_done(path: str, job: str = "solve") -> tuple[dict, dict, bool, int]:
-    """Results already in the output: ({id: status}, {(line, id): status}, repaired,
-    dropped).
-
-    Every line is checked before anything is changed: an output that is not a results file
-    of this tool is refused (:class:`BatchError`).  A last line without its newline is a
-    result torn by a kill: it is cut off.  Results of puzzles whose worker died are removed
-    from the file (``dropped``), so that the puzzle is solved again and its result is there
-    once.
-    """
-    by_id: dict = {}
-    by_line: dict = {}
-    repaired = False
-    f = _open_results(path)
-    if f is None:
-        return by_id, by_line, repaired, 0
-    with f:
-        data = f.read()
-        end = data.rfind(b"\n") + 1
-        results = _whole_results(path, data[:end], job)
-        _check_torn(path, data[end:], data.count(b"\n", 0, end) + 1)
-        if end < len(data):
-            f.truncate(end)
-            repaired = True
-    keep: list[bytes] = []
-    dropped = 0
-    for raw, obj in results:
-        if _retry(obj):
-            dropped += 1
-            continue
-        keep.append(raw)
-        ident = obj.get("id")
-        if type(ident) not in (str, int):
-            ident = None
-        status = obj.get("status")
-        if ident is not None:
-            by_id.setdefault(ident, status)
-        by_line.setdefault((obj["input_line"], ident), status)
-    if dropped:
-        tmp = f"{path}.atout-tmp"
-        try:
-            with open(tmp, "wb") as f:
-                f.write(b"".join(raw + b"\n" for raw in keep))
-            os.replace(tmp, path)
-        except OSError as e:
-            raise BatchError(f"cannot rewrite {path}: {e.strerror}") from None
-    return by_id, by_line, repaired, dropped
-
-
-class _Writer:
-    """Appends whole lines with one ``write`` each (O_APPEND): a kill leaves at most a
-    torn last line, which the next run cuts off."""
-
-    def __init__(self, path: str):
-        self.path = path
-        try:
-            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        except OSError as e:
-            raise BatchError(f"cannot write {path}: {e.strerror}") from None
-
-    def write(self, obj: dict) -> None:
-        data = (json.dumps(obj, separators=(", ", ": ")) + "\n").encode("utf-8")
-        view = memoryview(data)
-        try:
-            while view:
-                n = os.write(self.fd, view)
-                view = view[n:]
-        except OSError as e:
-            # a full disk: the run stops; a part of this line written is a torn last line,
-            # which the next run cuts off (the results before it are whole)
-            raise BatchError(f"cannot write {self.path}: {e.strerror}") from None
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-
-# -- solving one line (in a worker) ---------------------------------------------------------
-
-def _error(ident, line: int, fld: str, reason: str) -> dict:
-    return {"id": ident, "status": "error", "field": fld, "reason": reason, "input_line": line}
-
-
-def solve_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
-    """The result line of one input line; never raises."""
-    if raw is None:
-        return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
-    try:
-        from atout.jsonl import parse_line
-        from atout.solver import solve
-        rec = parse_line(raw, line)
-        if rec.error is not None:
-            return _error(rec.id, line, rec.error.field, rec.error.reason)
-        result = solve(rec.position, **opts).to_json()
-    except MemoryError:
-        return _error(_ident(raw), line, "solver", "out of memory")
-    except Exception as e:  # a bug must not stop the run: it is this puzzle's result
-        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
-    result["input_line"] = line
-    return result
-
-
-# -- analysing one played deal (in a worker) ----------------------------------------------------
-
-def first_analysed(position, start: int | None, last_tricks: int | None) -> int:
-    """Where the analysis of ``position`` begins: ``start`` (the cards before it taken as
-    given), else the first card of the last ``last_tricks`` tricks, else 0 — as ``atout
-    analyze --start`` / ``--last-tricks`` take it.  A start past the cards played raises
-    PositionError("start", ...)."""
-    from atout import options
-    if start is None and last_tricks is not None:
-        start = min(max(0, position.rules.hand_size - last_tricks) * position.seats,
-                    len(position.played))
-    return options.start(start or 0, len(position.played))
-
-
-def _deal_line(raw: bytes | None, line: int, oversize: int, work) -> dict:
-    """The result line of one deal's job in a worker (an analysis, a contract table):
-    the line read, ``work(record)`` run on it, and ``input_line`` added; every failure is
-    the deal's error line naming its field (a table this machine cannot give now:
-    ``tt_mb``; a bug: ``solver``, so that it cannot stop the run).  Never raises."""
-    if raw is None:
-        return _error(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
-    try:
-        from atout.errors import PositionError
-        from atout.jsonl import parse_line
-        rec = parse_line(raw, line)
-        if rec.error is not None:
-            return _error(rec.id, line, rec.error.field, rec.error.reason)
-        try:
-            result = work(rec)
-        except PositionError as e:
-            return _error(rec.id, line, e.field, e.reason)
-    except MemoryError as e:
-        return _error(_ident(raw), line, "tt_mb", str(e) or "out of memory")
-    except Exception as e:
-        return _error(_ident(raw), line, "solver", f"{type(e).__name__}: {e}")
-    result["input_line"] = line
-    return result
-
-
-def analyze_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
-    """The result line of one played deal: its analysis (:func:`atout.solver.analyze.
-    analyze` with ``opts``: time_limit, tt_mb, threads; start or last_tricks), with
-    ``status``, ``position``, ``seconds``, ``cpu_seconds`` and ``input_line``; never
-    raises."""
-    def work(rec) -> dict:
-        from atout.solver.analyze import analyze
-        start = first_analysed(rec.position, opts.get("start"), opts.get("last_tricks"))
-        # the worker runs one deal at a time: the process' CPU time is this analysis'
-        wall, cpu = time.perf_counter(), time.process_time()
-        report = analyze(rec.position, start=start, time_limit=opts.get("time_limit"),
-                         tt_mb=opts.get("tt_mb"), threads=opts.get("threads") or 1)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        # the id first (RESULT_START), then what the analysis says, then the deal it says it of
-        result = {"id": report.pop("id"), "status": "limit" if "stopped_by" in report else "ok"}
-        result.update(report)
-        result.update({"position": rec.position.to_json(), "seconds": round(wall, 3),
-                       "cpu_seconds": round(cpu, 3)})
-        return result
-    return _deal_line(raw, line, oversize, work)
-
-
-# -- a deal's contract table (in a worker) ------------------------------------------------------
-
-def table_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
-    """The result line of one deal's contract table (:func:`atout.solver.contract_table.
-    contract_table` with ``opts``: time_limit, threads, tt_mb, contracts, values), with
-    ``position``, ``seconds``, ``cpu_seconds`` and ``input_line``; never raises."""
-    def work(rec) -> dict:
-        from atout.solver.contract_table import contract_table
-        cpu = time.process_time()
-        table = contract_table(rec.position, **opts)
-        table.update({"position": rec.position.to_json(),
-                      "cpu_seconds": round(time.process_time() - cpu, 3)})
-        return table
-    return _deal_line(raw, line, oversize, work)
-
-
-# -- backends -----------------------------------------------------------------------------------
-
-#: the ``field`` of the result of a puzzle whose worker died: not written to the output, so
-#: that the next run tries the puzzle again
-WORKER_DIED = "worker"
+#: what a batch does with each line: solve it as a puzzle, analyse it as a played deal, or
+#: work out its deal's contract table (the kinds of job a search process runs, the server's
+#: as well: atout.runner.process.JobKind)
+SOLVE, ANALYZE, TABLE = JobKind.SOLVE, JobKind.ANALYZE, JobKind.TABLE
 
 #: this module's name, for :class:`~atout.runner.process.SearchProcess`: its ``run_job``
-#: solves the puzzles in the search processes
+#: runs the lines in the search processes
 JOBS = __name__
+#: tries at starting a local Ray instance: Ray waits a fixed 30 s for its raylet to
+#: register, which a busy two-core machine can take longer than (the next try finds the
+#: machine's caches warm); one at reaching a cluster, whose start is not ours
+RAY_LOCAL_STARTS = 3
 
 
-#: what a batch does with each line: solve it as a puzzle, analyse it as a played deal, or
-#: work out its deal's contract table
-SOLVE, ANALYZE, TABLE = "solve", "analyze", "table"
-_WHAT = {SOLVE: "a solve's result", ANALYZE: "an analysis (atout batch --analyze)",
-         TABLE: "a contract table (atout batch --table)"}
+def _work(kind: JobKind | str):
+    """The function that does one line of ``kind`` (looked up here at each call: a test
+    may replace it)."""
+    return {SOLVE: solve_line, ANALYZE: analyze_line, TABLE: table_line}[JobKind(kind)]
 
 
-def _work(kind: str):
-    """The function that does one line of ``kind`` (looked up at each call: a test may
-    replace it)."""
-    return {SOLVE: solve_line, ANALYZE: analyze_line, TABLE: table_line}[kind]
-
-
-def run_job(kind: str, job, payload, opts: dict, cancel) -> tuple:
+def run_job(kind: JobKind | str, job, payload, opts: dict, cancel) -> tuple:
     """A search process's work (see :mod:`atout.runner.process`): one puzzle (``kind``
-    "solve") or played deal ("analyze"), ``payload`` being (raw line, line number,
-    oversize)."""
+    SOLVE), played deal (ANALYZE) or deal's table (TABLE), ``payload`` being (raw line,
+    line number, oversize)."""
     raw, line, oversize = payload
     return ("done", job, _work(kind)(raw, line, opts, oversize))
 
@@ -462,197 +111,6 @@ def worker_process() -> None:
     """The body of a batch search process (what ``SearchProcess(JOBS)`` runs)."""
     from .process import worker_process as serve
     serve(JOBS)
-
-
-def _local(kind: str, tasks: Iterator[_Task], opts: dict, workers: int,
-           report: BatchReport) -> Iterator[tuple[_Task, dict]]:
-    """A pool of search processes, one puzzle at a time each.  A worker that dies (a crash,
-    out of memory, a kill) is replaced and its puzzle tried once more; after a second
-    death the puzzle's result has field :data:`WORKER_DIED`, which is not written to
-    the output: the next run tries it again."""
-    from multiprocessing.connection import wait
-
-    from .process import SearchProcess
-
-    pool: list[SearchProcess] = []
-    doing: dict[SearchProcess, _Task] = {}   # the puzzle each busy worker is on
-    tries: Counter = Counter()
-
-    def replace(w: SearchProcess) -> SearchProcess:
-        pool.remove(w)
-        doing.pop(w, None)
-        w.close(kill=True)
-        nw = w.respawn()
-        pool.append(nw)
-        return nw
-
-    def give(w: SearchProcess, task: _Task) -> None:
-        while True:
-            if not w.alive():
-                w = replace(w)
-            try:
-                w.send((kind, task.line, (task.raw, task.line, task.oversize), opts))
-                doing[w] = task
-                return
-            except OSError:
-                w = replace(w)
-
-    try:
-        for _ in range(workers):
-            task = next(tasks, None)
-            if task is None:
-                break
-            w = SearchProcess(JOBS)
-            pool.append(w)
-            give(w, task)
-        while doing:
-            ready = wait([w.conn for w in doing])
-            for w in list(doing):
-                if w.conn not in ready:
-                    continue
-                try:
-                    msg = w.conn.recv()
-                except (EOFError, OSError):
-                    msg = None   # the worker died (its end of the pipe closed)
-                if msg is not None and msg[0] == "ready":
-                    continue
-                done = doing.pop(w)
-                if msg is None:
-                    code = w.wait(5)
-                    report.workers_lost += 1
-                    w = replace(w)
-                    tries[done.line] += 1
-                    if tries[done.line] < 2:
-                        give(w, done)
-                        continue
-                    result = _error(done.ident, done.line, WORKER_DIED,
-                                    f"the worker process died twice on this puzzle "
-                                    f"(exit code {code}); the next run tries it again")
-                else:
-                    result = msg[2]
-                yield done, result
-                task = next(tasks, None)
-                if task is not None:
-                    give(w, task)
-    finally:
-        clean = not doing
-        for w in pool:
-            w.close(kill=not clean)
-
-
-#: tries at starting a local Ray instance: Ray waits a fixed 30 s for its raylet to
-#: register, which a busy two-core machine can take longer than (the next try finds the
-#: machine's caches warm); one at reaching a cluster, whose start is not ours
-RAY_LOCAL_STARTS = 3
-#: seconds Ray waits for its GCS server's port file on a local start (its default, 60 s,
-#: was also too short on a busy machine: "Timed out waiting for file …/gcs_server_port_…")
-RAY_GCS_WAIT_S = "180"
-
-
-def _start_ray(ray, address: str | None, workers: int | None) -> None:
-    """ray.init for the batch: a cluster at ``address``, or a local instance of ``workers``
-    CPUs started here (no dashboard), tried again where its start times out."""
-    kwargs: dict = {"address": address, "log_to_driver": False}
-    tries = 1
-    if address is None:
-        kwargs.update(include_dashboard=False)
-        if workers:
-            kwargs["num_cpus"] = workers
-        tries = RAY_LOCAL_STARTS
-        # (an operator's own setting wins; Ray reads it from the environment only)
-        os.environ.setdefault("RAY_gcs_server_port_wait_time_s", RAY_GCS_WAIT_S)
-    for attempt in range(tries):
-        try:
-            ray.init(**kwargs)
-            return
-        except Exception as e:
-            failure = e
-            try:            # what a timed-out start left running, before the next try
-                ray.shutdown()
-            except Exception:
-                pass
-    raise BatchError(f"cannot start or reach Ray ({address or 'local'}): {failure}") from None
-
-
-def _ray(kind: str, tasks: Iterator[_Task], opts: dict, workers: int | None,
-         address: str | None) -> Iterator[tuple[_Task, dict]]:
-    try:
-        import ray
-    except ImportError:
-        raise BatchError("the ray backend needs Ray: pip install 'atout[ray]'") from None
-    started = False
-    if not ray.is_initialized():
-        _start_ray(ray, address, workers)
-        started = True
-    remote = ray.remote(num_cpus=1, max_retries=1)(_work(kind))
-    cap = 2 * max(1, workers or int(ray.cluster_resources().get("CPU", 1)))
-    inflight: dict = {}
-
-    def submit() -> bool:
-        task = next(tasks, None)
-        if task is None:
-            return False
-        inflight[remote.remote(task.raw, task.line, opts, task.oversize)] = task
-        return True
-
-    try:
-        while len(inflight) < cap and submit():
-            pass
-        while inflight:
-            ready, _ = ray.wait(list(inflight), num_returns=1)
-            for ref in ready:
-                task = inflight.pop(ref)
-                try:
-                    result = ray.get(ref)
-                except Exception as e:
-                    result = _error(task.ident, task.line, WORKER_DIED,
-                                    f"the Ray task failed: {type(e).__name__}: {str(e)[:200]}")
-                yield task, result
-                submit()
-    finally:
-        for ref in inflight:
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:
-                pass
-        if started:
-            ray.shutdown()
-
-
-# -- progress --------------------------------------------------------------------------------
-
-def is_terminal(stream) -> bool:
-    try:
-        return bool(stream is not None and stream.isatty())
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-class _Progress:
-    """A tqdm bar (count, rate, time left, results not ok) when the stream is a terminal;
-    nothing otherwise (a log gets the first and the last line only)."""
-
-    def __init__(self, stream, total: int, skipped: int, every: float = 0.2,
-                 unit: str = "puzzle"):
-        self.bar = None
-        self.bad = 0
-        if is_terminal(stream):
-            from tqdm import tqdm
-            self.bar = tqdm(total=total, initial=skipped, file=stream, desc="batch",
-                            unit=unit, mininterval=every, dynamic_ncols=True, leave=True)
-
-    def step(self, status: str) -> None:
-        if self.bar is None:
-            return
-        if status != "ok":
-            self.bad += 1
-            self.bar.set_postfix_str(f"{self.bad} not ok", refresh=False)
-        self.bar.update(1)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
 
 
 # -- the run ------------------------------------------------------------------------------------
@@ -754,7 +212,7 @@ def table_all(source, output=None, *, workers: int | None = None, backend: str =
                 progress_every)
 
 
-def _run(job: str, source, output, opts: dict, workers: int | None, backend: str,
+def _run(job: JobKind, source, output, opts: dict, workers: int | None, backend: str,
          address: str | None, progress, progress_every: float) -> BatchReport:
     """Run ``job`` (SOLVE or ANALYZE) on every line of ``source`` not done yet in ``output``
     (see :func:`solve_all`)."""
@@ -763,7 +221,7 @@ def _run(job: str, source, output, opts: dict, workers: int | None, backend: str
     if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 1):
         raise BatchError("workers must be a positive whole number")
     started = time.perf_counter()
-    src = _Source(source)
+    src = Source(source)
     out_path = None if output is None else os.fspath(output)
     if out_path is not None and src.path is not None:
         try:
@@ -776,7 +234,7 @@ def _run(job: str, source, output, opts: dict, workers: int | None, backend: str
     counts: Counter = Counter()
     idents: dict[int, Any] = {}
     for task in src.tasks():
-        idents[task.line] = task.ident = _ident(task.raw)
+        idents[task.line] = task.ident = ident_of(task.raw)
         if task.ident is not None:
             counts[task.ident] += 1
     total = len(idents)
@@ -785,7 +243,7 @@ def _run(job: str, source, output, opts: dict, workers: int | None, backend: str
     by_id: dict = {}
     by_line: dict = {}
     if out_path is not None:
-        by_id, by_line, report.repaired, report.dropped = _read_done(out_path, job)
+        by_id, by_line, report.repaired, report.dropped = read_done(out_path, job)
 
     def already(line: int, ident: Any):
         """The status of the result already written for this line, else False."""
@@ -808,22 +266,23 @@ def _run(job: str, source, output, opts: dict, workers: int | None, backend: str
         progress.write(f"batch: {total} {unit}s, {report.skipped} already done, {todo} to {verb}"
                        f"{where}{'; cut off a torn last line of the output' if report.repaired else ''}\n")
         progress.flush()
-    bar = _Progress(progress, total, report.skipped, progress_every, unit)
+    bar = Progress(progress, total, report.skipped, progress_every, unit)
 
-    def pending() -> Iterator[_Task]:
+    def pending() -> Iterator[Task]:
         for task in src.tasks():
             task.ident = idents.get(task.line)  # the input is read once more, not re-parsed
             if already(task.line, task.ident) is False:
                 yield task
 
-    writer = _Writer(out_path) if out_path is not None else None
+    writer = ResultWriter(out_path) if out_path is not None else None
     results = None
     try:
         if todo:
             if backend == "local":
-                results = _local(job, pending(), opts, min(n_workers, todo), report)
+                results = run_local(job, pending(), opts, min(n_workers, todo), report, JOBS)
             else:
-                results = _ray(job, pending(), opts, workers, address)
+                results = run_ray(_work(job), pending(), opts, workers, address,
+                                  RAY_LOCAL_STARTS)
             for task, result in results:
                 if result.get("field") == WORKER_DIED:
                     report.crashed += 1

@@ -16,6 +16,10 @@ the module whose ``run_job`` does the work (``atout.runner.batch`` for puzzles,
                                                      tells: :class:`Channel`)
                       the reply tuple ``run_job`` returns; its second item is the job
 
+``kind`` is a :class:`JobKind`, the one list of what a search process does for the batch
+runner and the server alike; every job answers a plain object (the JSON the command line
+writes), whichever front end reads it.
+
 A worker that dies (a crash, out of memory, a kill) shows as the end of its pipe; replacing
 it and what becomes of its job is the caller's policy (:meth:`SearchProcess.respawn` starts
 the replacement).
@@ -36,7 +40,29 @@ import signal
 import subprocess
 import sys
 import threading
+from enum import Enum
 from multiprocessing.connection import Connection
+
+
+class JobKind(str, Enum):
+    """What a search process is asked to do (its ``run_job`` looks the kind up)."""
+
+    #: one position's value, best cards and line (`atout solve`; Solve, /api/solve)
+    SOLVE = "solve"
+    #: a played deal's every card judged (`atout analyze`; Analyze, /api/analyze)
+    ANALYZE = "analyze"
+    #: the same, telling its verdicts as they are found and going on with an analysis kept
+    #: warm (AnalyzeStream, /api/analyze/stream)
+    ANALYZE_STREAM = "analyze_stream"
+    #: a deal's contract table (`atout table`; Table, /api/contract-table)
+    TABLE = "table"
+    #: every legal card's value in one deal drawn for an advice (Advise, /api/advise)
+    CARDS = "cards"
+
+    @classmethod
+    def _missing_(cls, value):
+        # the older name of the analysis told as it goes, kept for the callers that use it
+        return cls.ANALYZE_STREAM if value == "review" else None
 
 
 def _die_with_parent() -> None:

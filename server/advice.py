@@ -21,6 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from atout.position import parse_position
+from atout.runner.process import JobKind
 from atout.solver.advise import (DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, NO_TIME, Advice,
                                  budget_of, check, made, made_bounds, put_together, start)
 from atout.solver.race import AGAIN, WAIT
@@ -102,7 +103,7 @@ async def advise_on_pool(pool: SearchPool, obj: dict, *, seat: int | None = None
                 if plan is not None:
                     options.update(budget=True, exact=list(job.exact), leader=job.leader,
                                    node_cap=job.nodes)
-                answer = await pool.run("cards", job.position, options)
+                answer = await pool.run(JobKind.CARDS, job.position, options)
             if isinstance(answer, Failed):
                 raise AdviceFailed(answer.kind, answer.reason)
             nodes, data = answer.nodes, answer.result

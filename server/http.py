@@ -15,20 +15,24 @@ event loop (``grpc.aio`` runs there too), so both front ends share one
     POST /api/validate  {"position": {...}}             -> {"ok": true, "id", "game", "played",
                         "finished"} ("deal": true for a deal as dealt), or {"ok": false,
                         "field", "reason"} for a refused position
-    POST /api/table     {"position": {...}, "seat": 2}  -> what the viewer draws (view.table);
-                        with "seat", as that seat sees the table
+    POST /api/view      {"position": {...}, "seat": 2}  -> what the viewer draws (view.shown);
+                        with "seat", as that seat sees the table (/api/table: its older
+                        name, kept)
     POST /api/picture   {"position": {...}, "seat": 2, "values": {...}, "real_played": [...]}
                         -> {"svg", "name"}: the table as an SVG picture (atout/present/picture.py);
                         real_played (the deal's cards as really played) marks a what-if
     POST /api/contract-table[/stream|/stop]   the deal's contract table (server/table_http.py)
     POST /api/draft     a deal being entered, checked by the rules (server/draft_http.py)
     POST /api/import    a TarotClub deal file's deals as positions (server/draft_http.py)
+    GET  /api/games     every game's facts and words (atout/present/view.py games()): what
+                        the viewer's page reads of the games instead of copies; open
     GET  /api/deals     the deals `atout view FILE` was given and its refused lines
     GET  /api/health    {"status": "serving"} (503 while draining or while no search
                         process runs); open without a token
     GET  /              the viewer; GET /static/<name>: its files (package data only)
 
-Every search has a time limit (``time_limit``, default 10 s, at most ``max_time_limit``).
+Every search has a time limit (``time_limit``, default :data:`atout.options.SEARCH_TIME_LIMIT`,
+10 s; at most ``max_time_limit``).
 It is stopped when the client goes away (the connection closes) or when a newer request
 of the same client with the same ``slot`` arrives (the older one is answered 409): the
 pool tells the worker to stop, as for a cancelled gRPC call.  Slots and review sessions
@@ -49,7 +53,7 @@ This module holds the routes and the searches they run on the pool (slots, the s
 search whose client went away, draining); beside it, one job each: :mod:`.http_io`
 (reading a request, the JSON answer and its errors), :mod:`.clients` (who a request comes
 from, its slot), :mod:`.http_log` (the log line), :mod:`.static_files` (the viewer's
-files), :mod:`.review_http` (the review's stream), :mod:`.table_http` (the contract
+files), :mod:`.analysis_http` (the analysis told as it goes), :mod:`.table_http` (the contract
 table) and :mod:`.deal_file` (the deals `atout view` opens).
 """
 
@@ -68,9 +72,8 @@ from atout import options
 from atout.dealt import is_deal, parse_deal
 from atout.errors import PositionError
 from atout.present import picture
-from atout.present.view import table
-from atout.proto import convert
-from atout.proto.v1 import solver_pb2 as pb
+from atout.present.view import games as all_games, shown
+from atout.runner.process import JobKind
 from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, check as check_advice
 
 from .advice import AdviceFailed, advise_on_pool
@@ -83,7 +86,7 @@ from .http_log import Logged
 from .limits import Busy, Limits, PeerCalls
 from .logs import label
 from .pool import SearchPool, WorkerDied
-from .review_http import Reviews, analyze_stream
+from .analysis_http import Analyses, analyze_stream
 from .security import bearer_ok
 from .static_files import file_answer, static_files
 from .table_http import contract_table, contract_table_stop, contract_table_stream
@@ -95,8 +98,6 @@ log = logging.getLogger("atout.server")
 async def _now(answer):
     """An answer worked out at once (no search), as the awaitable answer_json wants."""
     return answer
-
-DEFAULT_TIME_LIMIT = 10.0
 
 
 class HttpApi:
@@ -123,13 +124,14 @@ class HttpApi:
         self.slots: dict[tuple[str, str], asyncio.Future] = {}
         self.running: set[asyncio.Task] = set()
         self.draining = False
-        #: the finished reviews and who each session belongs to (review_http.py)
-        self.reviews = Reviews()
+        #: the finished analyses and who each session belongs to (analysis_http.py)
+        self.analyses = Analyses()
         #: how to stop the contract table streamed in a slot, keeping what it proved
         self.table_stops: dict[tuple[str, str], dict] = {}
         self.app = Logged(Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/static/{name:path}", self.static_file, methods=["GET"]),
+            Route("/api/games", self.games, methods=["GET"]),
             Route("/api/deals", self.list_deals, methods=["GET"]),
             Route("/api/health", self.health, methods=["GET"]),
             Route("/api/solve", self.solve, methods=["POST"]),
@@ -137,7 +139,10 @@ class HttpApi:
             Route("/api/analyze/stream", self.analyze_stream, methods=["POST"]),
             Route("/api/advise", self.advise, methods=["POST"]),
             Route("/api/validate", self.validate, methods=["POST"]),
-            Route("/api/table", self.table, methods=["POST"]),
+            Route("/api/view", self.view, methods=["POST"]),
+            # the older name of /api/view, kept for the clients that use it ("table" is the
+            # contract table's word: /api/contract-table)
+            Route("/api/table", self.view, methods=["POST"]),
             # the contract table (atout table): server/table_http.py
             Route("/api/contract-table", self.contract_table, methods=["POST"]),
             Route("/api/contract-table/stream", self.contract_table_stream, methods=["POST"]),
@@ -174,6 +179,11 @@ class HttpApi:
         if self.draining or (self.pool is not None and not self.pool.ready):
             return Json({"status": "not_serving"}, 503, headers={"Cache-Control": "no-store"})
         return Json({"status": "serving"}, headers={"Cache-Control": "no-store"})
+
+    async def games(self, request: Request) -> Response:
+        """The games' facts and words, the same for every client: open without a token,
+        as the page's own files are."""
+        return Json({"games": all_games()}, headers={"Cache-Control": "no-cache"})
 
     async def list_deals(self, request: Request) -> Response:
         if not self.token_ok(request):
@@ -247,12 +257,12 @@ class HttpApi:
                     "finished": pos.is_finished()}
         return await self.answer_json(request, work)
 
-    async def table(self, request: Request) -> Response:
+    async def view(self, request: Request) -> Response:
         async def work(request, obj):
             check_keys(obj, ("position", "seat"))
             _, pos = position_of(obj)
             seat = request_option(obj, "seat", None, options.seat, pos.seats)
-            return table(pos, seat)
+            return shown(pos, seat)
         return await self.answer_json(request, work)
 
     async def draft(self, request: Request) -> Response:
@@ -275,9 +285,9 @@ class HttpApi:
             check_keys(obj, ("position", "seat", "values", "real_played"))
             _, pos = position_of(obj)
             seat = request_option(obj, "seat", None, options.seat, pos.seats)
-            shown = table(pos, seat)
+            view = shown(pos, seat)
             try:
-                values = picture.check_values(obj.get("values"), shown)
+                values = picture.check_values(obj.get("values"), view)
             except ValueError as e:
                 raise invalid("values", str(e)) from None
             what_if = None
@@ -286,8 +296,8 @@ class HttpApi:
                     what_if = picture.what_if(pos, obj["real_played"], seat)
                 except ValueError as e:
                     raise invalid("real_played", str(e)) from None
-            return {"svg": picture.svg(shown, values, what_if=what_if),
-                    "name": picture.file_name(shown) + ("-what-if" if what_if else "")}
+            return {"svg": picture.svg(view, values, what_if=what_if),
+                    "name": picture.file_name(view) + ("-what-if" if what_if else "")}
         return await self.answer_json(request, work)
 
     async def solve(self, request: Request) -> Response:
@@ -299,11 +309,10 @@ class HttpApi:
             node_limit = request_option(obj, "node_limit", None, options.node_limit)
             settings = {"all_cards": all_cards, "time_limit": time_limit,
                         "node_limit": node_limit, "tt_mb": self.tt_mb}
-            answer = await self.search_on_pool(request, slot_of(obj, request), "solve", raw, settings)
-            result = convert.solve_result(pb.SolveResult.FromString(answer.result)).to_json()
+            answer = await self.search_on_pool(request, slot_of(obj, request), JobKind.SOLVE,
+                                               raw, settings)
+            result = dict(answer.result)        # the result line as `atout solve` writes it
             if answer.status == "limit":
-                result["stopped_by"] = ("nodes" if node_limit and answer.nodes >= node_limit
-                                        else "time")
                 result["time_limit"] = time_limit
             return result
         return await self.answer_json(request, work)
@@ -315,8 +324,9 @@ class HttpApi:
             time_limit = self.time_limit_of(obj)
             start = request_option(obj, "start", 0, options.start, len(pos.played))
             settings = {"start": start, "time_limit": time_limit, "tt_mb": self.tt_mb}
-            answer = await self.search_on_pool(request, slot_of(obj, request), "analyze", raw, settings)
-            report = convert.analysis_object(pb.Analysis.FromString(answer.result))
+            answer = await self.search_on_pool(request, slot_of(obj, request), JobKind.ANALYZE,
+                                               raw, settings)
+            report = dict(answer.result)        # the report as `atout analyze --json` writes it
             report["status"] = answer.status
             report["start"] = start
             if answer.status == "limit":
@@ -395,7 +405,7 @@ class HttpApi:
     def time_limit_of(self, obj: dict) -> float:
         """Every search has one: the request's (at most the server's maximum: more is
         lowered to it), or the default."""
-        asked = request_option(obj, "time_limit", DEFAULT_TIME_LIMIT, options.time_limit)
+        asked = request_option(obj, "time_limit", options.SEARCH_TIME_LIMIT, options.time_limit)
         return min(asked, self.max_time_limit)
 
     # -- one search on the pool -----------------------------------------------------------

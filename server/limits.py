@@ -17,12 +17,14 @@ import dataclasses
 import logging
 from dataclasses import dataclass
 
+from atout import options
+
 log = logging.getLogger("atout.server")
 
 #: searches that may wait for a free search process before new ones are refused
 DEFAULT_MAX_QUEUE = 256
 #: the longest search, over gRPC and HTTP, when the operator sets no other bound
-DEFAULT_MAX_TIME_LIMIT = 120.0
+DEFAULT_MAX_TIME_LIMIT = options.MAX_TIME_LIMIT
 #: positions in one batch call (a position is checked in about a millisecond)
 DEFAULT_MAX_POSITIONS = 1000
 #: deals drawn for one advice (the viewer offers up to 200; atout advise's default is 100)

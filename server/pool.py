@@ -34,7 +34,7 @@ import signal
 import time
 from typing import AsyncIterator, Callable
 
-from ..runner.process import SearchProcess
+from ..runner.process import JobKind, SearchProcess
 from .limits import Busy
 
 #: the module whose ``run_job`` the search processes run (see :mod:`.worker`)
@@ -50,7 +50,7 @@ ATTEMPTS = 2
 FAILURES_TO_REFUSE = 3
 #: the job kinds that search on the idle workers' cores too (the worker's run_job takes
 #: ``options["threads"]`` and listens for more or fewer while it runs)
-BORROWERS = ("review", "table")
+BORROWERS = (JobKind.ANALYZE_STREAM, JobKind.TABLE)
 #: the most threads one job is lent (the solver's own bound)
 MAX_LENT = 64
 
@@ -108,7 +108,7 @@ class _Worker:
     def busy(self) -> bool:
         return bool(self.answers)
 
-    def submit(self, job: int, kind: str, obj: dict, options: dict) -> asyncio.Future:
+    def submit(self, job: int, kind: JobKind, obj: dict, options: dict) -> asyncio.Future:
         """The future of ``job``'s answer; it fails with :class:`_Lost` if the worker ends."""
         answer = self.loop.create_future()
         self.answers[job] = answer
@@ -362,21 +362,21 @@ class SearchPool:
 
     # -- jobs ---------------------------------------------------------------------------------
 
-    def review(self, obj: dict, settings: dict) -> tuple[asyncio.Future, AsyncIterator[dict]]:
-        """A played deal's review begun on the pool (``settings``' ``session``, a name an
+    def analyze_stream(self, obj: dict, settings: dict) -> tuple[asyncio.Future, AsyncIterator[dict]]:
+        """A played deal's analysis, told as it goes, begun on the pool (``settings``' ``session``, a name an
         earlier review gave, sends it to the process that keeps that analysis): the job's
         future, and its progress messages as they come, every one, until the job is done
         (its answer, or its error, is then the future's).  None is lost: the worker sends
         its last verdicts before its answer (see :mod:`.worker`), on the one pipe read in
         order, so all of them are queued here before the future is done."""
         session = settings.get("session")
-        return self.stream("review", obj, settings,
+        return self.stream(JobKind.ANALYZE_STREAM, obj, settings,
                            prefer=int(session.split("-")[0]) if session else None)
 
-    def stream(self, kind: str, obj: dict, settings: dict, prefer: int | None = None,
+    def stream(self, kind: JobKind, obj: dict, settings: dict, prefer: int | None = None,
                stopper: dict | None = None) -> tuple[asyncio.Future, AsyncIterator[dict]]:
-        """A job that tells what it finds as it goes (a review, a contract table) begun on
-        the pool: its future and its progress messages, every one, as :meth:`review`
+        """A job that tells what it finds as it goes (an analysis, a contract table) begun on
+        the pool: its future and its progress messages, every one, as :meth:`analyze_stream`
         (``stopper``: see :meth:`run`)."""
         told: asyncio.Queue = asyncio.Queue()
         search = asyncio.ensure_future(self.run(kind, obj, settings, on_progress=told.put_nowait,
@@ -402,7 +402,7 @@ class SearchPool:
                     waiting.cancel()
         return search, messages()
 
-    async def run(self, kind: str, obj: dict, options: dict, *,
+    async def run(self, kind: JobKind | str, obj: dict, options: dict, *,
                   on_progress: Callable | None = None, prefer: int | None = None,
                   stopper: dict | None = None) -> tuple:
         """Run one job on a free worker; its answer tuple (see :mod:`.worker`).  Its
@@ -414,7 +414,10 @@ class SearchPool:
         workers' cores (``options["threads"]`` set, and changed as calls come and go);
         ``stopper``: a dict in which the job puts ``stop``, which tells its search to stop
         where it is and answer with what it found (as Ctrl-C does) — set ``asked`` in it
-        before the job begins and it stops as soon as it does."""
+        before the job begins and it stops as soon as it does.  ``kind``: a
+        :class:`~atout.runner.process.JobKind` (its value: the same; ValueError for any
+        other, before a worker is taken)."""
+        kind = JobKind(kind)
         started = time.monotonic()
         for attempt in range(1, ATTEMPTS + 1):
             worker = await self._take(prefer)
@@ -432,10 +435,10 @@ class SearchPool:
                     raise WorkerDied(f"the search process running this search ended "
                                      f"({exit_text(code)}), {ATTEMPTS} times") from None
                 log.warning("search process %s ended (%s) during a %s search: run again",
-                            worker.pid, exit_text(code), kind)
+                            worker.pid, exit_text(code), kind.value)
         raise AssertionError("unreachable")
 
-    async def _job(self, worker: _Worker, kind: str, obj: dict, options: dict,
+    async def _job(self, worker: _Worker, kind: JobKind, obj: dict, options: dict,
                    on_progress: Callable | None = None, stopper: dict | None = None) -> tuple:
         job = next(self._jobs)
         worker.job = job

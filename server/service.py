@@ -31,6 +31,7 @@ from atout.solver.advise import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES
 from .advice import AdviceFailed, advise_on_pool
 from .gate import Refusal
 from .limits import Busy, Limits
+from ..runner.process import JobKind
 from .pool import SearchPool, WorkerDied
 from .worker import SESSION, Done, Failed
 
@@ -67,13 +68,13 @@ class SolverService(pb_grpc.SolverServicer):
     async def Solve(self, request: pb.SolveRequest, context) -> pb.SolveResult:
         obj = _position(request.position, "")
         _check_limits(request)
-        answer = await self._search(context, "solve", obj, request)
-        return pb.SolveResult.FromString(answer.result)
+        answer = await self._search(context, JobKind.SOLVE, obj, request)
+        return convert.solve_message(answer.result)
 
     async def Analyze(self, request: pb.AnalyzeRequest, context) -> pb.Analysis:
         obj = _analysis_position(request)
-        answer = await self._search(context, "analyze", obj, request)
-        return pb.Analysis.FromString(answer.result)
+        answer = await self._search(context, JobKind.ANALYZE, obj, request)
+        return convert.analysis_message(answer.result, answer.status)
 
     async def AnalyzeStream(self, request: pb.AnalyzeRequest, context):
         obj = _analysis_position(request)
@@ -81,7 +82,7 @@ class SolverService(pb_grpc.SolverServicer):
         if session is not None and not SESSION.fullmatch(session):
             raise _invalid([("session", "is not the name of a review this server gave")])
         time_limit, by_deadline = self._time_limit(context, request)
-        search, messages = self.pool.review(obj, {"start": request.start,
+        search, messages = self.pool.analyze_stream(obj, {"start": request.start,
                                                   "time_limit": time_limit, "session": session,
                                                   "tt_mb": self.limits.tt_mb(self.tt_mb, obj)})
         try:
@@ -107,7 +108,7 @@ class SolverService(pb_grpc.SolverServicer):
         # (not on the event loop: an Austrian table's cells take tens of milliseconds)
         await asyncio.get_running_loop().run_in_executor(None, _check_contracts, obj, contracts)
         time_limit, by_deadline = self._time_limit(context, request)
-        search, messages = self.pool.stream("table", obj, {
+        search, messages = self.pool.stream(JobKind.TABLE, obj, {
             "time_limit": time_limit, "contracts": contracts, "values": request.values,
             "tt_mb": self.limits.tt_mb(self.tt_mb, obj)})
         try:
@@ -133,9 +134,9 @@ class SolverService(pb_grpc.SolverServicer):
 
         async def one(index: int, obj: dict):
             async with turns:
-                answer = await self._search(context, "solve", obj, request)
+                answer = await self._search(context, JobKind.SOLVE, obj, request)
             reply = pb.SolveBatchResult(index=index)
-            reply.result.ParseFromString(answer.result)
+            convert.solve_message(answer.result, reply.result)
             return reply
         async for reply in self._stream(request, one):
             yield reply
@@ -255,13 +256,13 @@ class SolverService(pb_grpc.SolverServicer):
 
     # -- one search on the pool ----------------------------------------------------------------
 
-    async def _search(self, context, kind: str, obj: dict, request) -> Done:
+    async def _search(self, context, kind: JobKind, obj: dict, request) -> Done:
         """One search within the call's deadline: its worker's answer (its ``result`` the
-        message's bytes), or the call's refusal."""
+        plain object, which the method turns into its message), or the call's refusal."""
         node_limit = getattr(request, "node_limit", 0) or None
         time_limit, by_deadline = self._time_limit(context, request)
         tt_mb = self.limits.tt_mb(self.tt_mb, obj)
-        if kind == "solve":
+        if kind is JobKind.SOLVE:
             settings = {"all_cards": request.all_cards, "time_limit": time_limit,
                         "node_limit": node_limit, "tt_mb": tt_mb}
         else:

@@ -15,8 +15,9 @@
                                      the table as proven, as Ctrl-C ends `atout table` ->
                                      {"stopped": true}, or false when none runs there
 
-(``/api/table`` is what the viewer draws of a position.)  The table gets ``time_limit``
-seconds (default 120, at most the server's ``--max-time-limit``) on one search process,
+(``/api/view`` is what the viewer draws of a position: its card table.)  The table gets ``time_limit``
+seconds (default :data:`atout.options.TABLE_TIME_LIMIT`, 120; at most the server's
+``--max-time-limit``) on one search process,
 lent the idle ones' cores; the stream's first line is every cell in the table's order.
 Refused before it begins, as every endpoint: 422 naming the field — a contract the game's
 table has not (``contracts``), a deal no cell can be asked of (``contract.shown_dog``).
@@ -30,13 +31,12 @@ from atout import options
 from atout.contract_table import table_spec
 from atout.dealt import dealt, is_deal, parse_deal
 from atout.errors import PositionError
+from atout.runner.process import JobKind
 
 from .clients import slot_of
 from .http_io import NDJSON, check_keys, invalid, line, position_of, request_option
 from .worker import Failed, failed
 
-#: seconds a table gets unless the request says (cut to the server's --max-time-limit)
-DEFAULT_TIME_LIMIT = 120.0
 KEYS = ("position", "time_limit", "contracts", "values", "slot")
 
 
@@ -72,7 +72,7 @@ async def _settings(api, obj: dict, request) -> tuple[dict, dict, tuple | None]:
     else:
         raw, pos = position_of(obj)
         d = dealt(pos)
-    time_limit = min(request_option(obj, "time_limit", DEFAULT_TIME_LIMIT, options.time_limit),
+    time_limit = min(request_option(obj, "time_limit", options.TABLE_TIME_LIMIT, options.time_limit),
                      api.max_time_limit)
     values = request_option(obj, "values", False, options.flag)
     contracts = obj.get("contracts")
@@ -122,7 +122,7 @@ async def _lines(api, raw: dict, settings: dict, slot, peer):
 
     from .pool import WorkerDied
     stopper: dict = {}
-    search, messages = api.pool.stream("table", raw, settings, stopper=stopper)
+    search, messages = api.pool.stream(JobKind.TABLE, raw, settings, stopper=stopper)
     if slot is not None:
         api.table_stops[slot] = stopper
     try:

@@ -1,18 +1,20 @@
 """The server's jobs in its search processes (:mod:`atout.runner.process` runs them).
 
-The pool (:mod:`atout.server.pool`) sends ("solve" | "analyze" | "review" | "cards" |
-"table", job, position object, options); the answer is a :class:`Done` or a
-:class:`Failed` (named tuples: the process runner routes every message by its first two
-items, the tag and the job; everyone else reads the fields by name).  A ``Done``'s
-``result`` by kind: "solve" and "analyze" the serialized atout.v1 message; "cards" every
-legal card's value in one drawn deal, {"exact", "values", "value", "width", "complete",
-"capped", "first"} (atout.solver.advise.solve_cards, or budget_cards for a budgeted advice:
-options "budget"); "review" {"report", "session"}, the
-analysis' report (``atout analyze --json``'s object) and the name it is kept under in
-this process; "table" the contract table's object, its cells told as they change:
-("progress", job, {"cells": [...]}).
+The pool (:mod:`atout.server.pool`) sends (:class:`~atout.runner.process.JobKind`, job,
+position object, options); the answer is a :class:`Done` or a :class:`Failed` (named
+tuples: the process runner routes every message by its first two items, the tag and the
+job; everyone else reads the fields by name).  A ``Done``'s ``result`` is one form for
+every kind: the plain object the command line writes, which the HTTP API answers as it is
+and the gRPC service turns into its message (:mod:`atout.proto.convert`) — so a field of
+the JSON reaches an HTTP client whether the proto has it or not.  By kind: SOLVE the
+result line of ``atout solve`` (``SolveResult.to_json()``); ANALYZE the report of ``atout
+analyze --json``; ANALYZE_STREAM {"report", "session"}, that report and the name it is
+kept under in this process; TABLE the contract table's object, its cells told as they
+change: ("progress", job, {"cells": [...]}); CARDS every legal card's value in one drawn
+deal, {"exact", "values", "value", "width", "complete", "capped", "first"}
+(atout.solver.advise.solve_cards, or budget_cards for a budgeted advice: options "budget").
 
-A "review" is an analysis that tells what it finds as it goes, over the process's
+An ANALYZE_STREAM is an analysis that tells what it finds as it goes, over the process's
 :class:`~atout.runner.process.Channel`: ("progress", job, {"session", "resumed",
 "threads"}) first, then ("progress", job, {"plays", "seats", "start_value",
 "start_bounds", "made", "threads"}) each time verdicts change (at most every
@@ -38,6 +40,8 @@ import time
 import uuid
 from collections import OrderedDict
 from typing import Any, NamedTuple
+
+from atout.runner.process import JobKind
 
 
 class Done(NamedTuple):
@@ -89,8 +93,9 @@ SESSION = re.compile(r"[0-9]{1,10}-[0-9a-f]{16}")
 TELL_EVERY = 0.1
 
 
-def _review(obj: dict, options: dict, cancel, channel) -> tuple:
-    """A review: (status, {"report", "session"}), its verdicts told as they are found."""
+def _analyze_stream(obj: dict, options: dict, cancel, channel) -> tuple:
+    """An analysis told as it goes: (status, nodes, {"report", "session"}), its verdicts
+    told as they are found."""
     from atout.solver import MAX_THREADS
     from atout.solver.analyze import Analysis
 
@@ -128,7 +133,8 @@ def _review(obj: dict, options: dict, cancel, channel) -> tuple:
     if progress is not None:
         progress.last(report)
     _kept[session] = (key, analysis)
-    return ("limit" if report.get("stopped_by") else "ok"), {"report": report, "session": session}
+    status = "limit" if report.get("stopped_by") else "ok"
+    return status, 0, {"report": report, "session": session}
 
 
 def _table(obj: dict, options: dict, cancel, channel) -> tuple:
@@ -217,46 +223,58 @@ class _Progress:
                                "threads": self.analysis.engines.threads})
 
 
-def run_job(kind: str, job, obj: dict, options: dict, cancel, channel=None) -> Done | Failed:
-    """One call's search; its :class:`Done` or :class:`Failed` (never raises).  ``channel``: see
-    :class:`~atout.runner.process.Channel` (the review tells its verdicts through it)."""
-    from atout.errors import PositionError, Stopped
-    from atout.proto import convert
+def _solve(obj: dict, options: dict, cancel, channel) -> tuple:
     from atout.solver import solve
 
-    try:
-        if kind == "review":
-            status, answer = _review(obj, options, cancel, channel)
-            reply = done(job, status, 0, answer)
-        elif kind == "solve":
-            r = solve(obj, cancel=cancel, **options)
-            reply = done(job, r.status, r.nodes, convert.result_message(r).SerializeToString())
-        elif kind == "analyze":
-            analyze = _analyze_function()
-            if analyze is None:
-                reply = failed(job, "unimplemented", "", "this server has no atout.analyze")
-            else:
-                report = analyze(obj, cancel=cancel, **options)
-                # every card judged; "limit" where the time left some only bounded
-                status = "limit" if report.get("stopped_by") else "ok"
-                data = convert.analysis_message(report, status).SerializeToString()
-                reply = done(job, status, 0, data)
-        elif kind == "table":
-            status, nodes, table = _table(obj, options, cancel, channel)
-            reply = done(job, status, nodes, table)
-        elif kind == "cards":
-            from atout.position import parse_position
-            from atout.solver.advise import budget_cards, solve_cards
+    r = solve(obj, cancel=cancel, **options)
+    return r.status, r.nodes, r.to_json()
 
-            if options.pop("budget", False):
-                r = budget_cards(parse_position(obj), cancel=cancel, **options)
-            else:
-                r = solve_cards(parse_position(obj), cancel=cancel, **options)
-            reply = done(job, "ok" if r.complete else "limit", r.nodes,
-                         {"exact": r.exact, "values": r.values, "value": r.value, "width": r.width,
-                          "complete": r.complete, "capped": r.capped, "first": r.first})
-        else:
-            reply = failed(job, "internal", "", f"unknown job kind {kind!r}")
+
+def _analyze(obj: dict, options: dict, cancel, channel) -> tuple:
+    analyze = _analyze_function()
+    if analyze is None:
+        raise _Unimplemented("this server has no atout.analyze")
+    report = analyze(obj, cancel=cancel, **options)
+    # every card judged; "limit" where the time left some only bounded
+    return ("limit" if report.get("stopped_by") else "ok"), 0, report
+
+
+def _cards(obj: dict, options: dict, cancel, channel) -> tuple:
+    from atout.position import parse_position
+    from atout.solver.advise import budget_cards, solve_cards
+
+    search = budget_cards if options.pop("budget", False) else solve_cards
+    r = search(parse_position(obj), cancel=cancel, **options)
+    return ("ok" if r.complete else "limit"), r.nodes, {
+        "exact": r.exact, "values": r.values, "value": r.value, "width": r.width,
+        "complete": r.complete, "capped": r.capped, "first": r.first}
+
+
+class _Unimplemented(Exception):
+    """A job this server cannot run."""
+
+
+#: what each kind of job runs: (status, nodes, the result's plain object)
+JOBS = {JobKind.SOLVE: _solve, JobKind.ANALYZE: _analyze,
+        JobKind.ANALYZE_STREAM: _analyze_stream, JobKind.TABLE: _table, JobKind.CARDS: _cards}
+
+
+def run_job(kind: JobKind | str, job, obj: dict, options: dict, cancel,
+            channel=None) -> Done | Failed:
+    """One call's search; its :class:`Done` or :class:`Failed` (never raises).  ``channel``: see
+    :class:`~atout.runner.process.Channel` (the analysis told as it goes and the contract
+    table tell what they find through it)."""
+    from atout.errors import PositionError, Stopped
+
+    try:
+        work = JOBS[JobKind(kind)]
+    except ValueError:
+        return failed(job, "internal", "", f"unknown job kind {kind!r}")
+    try:
+        status, nodes, result = work(obj, options, cancel, channel)
+        reply = done(job, status, nodes, result)
+    except _Unimplemented as e:
+        reply = failed(job, "unimplemented", "", str(e))
     except PositionError as e:
         reply = failed(job, "invalid", e.field, e.reason)
     except Stopped as e:

@@ -59,7 +59,7 @@ __all__ = ["Advice", "Draws", "advise", "budget_cards", "budget_of", "check", "d
            "made", "made_flags", "solve_cards", "put_together", "start", "default_workers",
            "DEFAULT_SAMPLES", "DEFAULT_CONFIDENCE"]
 
-DEFAULT_SAMPLES = 100
+DEFAULT_SAMPLES = options.ADVICE_SAMPLES
 MAX_SAMPLES = options.MAX_SAMPLES
 
 

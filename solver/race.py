@@ -97,6 +97,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from atout import options
 from atout.cards import token
 from atout.knowledge import Knowledge, seat_knowledge
 from atout.position import Position
@@ -107,8 +108,8 @@ from .equivalent import equivalent_cards
 __all__ = ["Draws", "Job", "Race", "Tally", "WAIT", "AGAIN", "looks", "DEFAULT_CONFIDENCE",
            "MIN_DRAWS", "DROP_P", "LAG", "BET_CAP"]
 
-#: the confidence an advice stops at, unless told otherwise
-DEFAULT_CONFIDENCE = 0.95
+#: the confidence an advice stops at, unless told otherwise (atout.options owns it)
+DEFAULT_CONFIDENCE = options.ADVICE_CONFIDENCE
 #: the first look: no card is dropped on fewer draws
 MIN_DRAWS = 10
 #: a card this unlikely to be as good as the others is no longer valued (at most 1 - confidence)

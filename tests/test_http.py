@@ -122,6 +122,28 @@ def test_analyze_stopped_by_its_time_limit_judges_every_card(client):
         assert (p["cost"] is None) == ("cost_bounds" in p)
 
 
+def test_every_field_of_a_json_result_reaches_an_http_client(client):
+    """Issue 67: the worker answers the result as the command line writes it, and the HTTP
+    API answers that, not a round trip through the gRPC message — which has no field for
+    a stopped search's best guess or each card's proven bounds (they were lost)."""
+    obj = endgame(PLAYED[0], 6)
+    local = solve(obj, all_cards=True, node_limit=400, tt_mb=TT_MB).to_json()
+    assert local["status"] == "limit" and {"stopped_by", "best_guess", "card_bounds"} <= set(local)
+    r = client.post("/api/solve", json={"position": obj, "node_limit": 400})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body.pop("time_limit") > 0                  # (the HTTP answer's own, on a limit)
+    assert list(body) == list(local) and without_timing(body) == without_timing(local)
+    deal = PLAYED[1]
+    report = atout.analyze(deal, start=len(deal["played"]) - 9, tt_mb=TT_MB)
+    r = client.post("/api/analyze", json={"position": deal, "start": len(deal["played"]) - 9,
+                                          "time_limit": 30})
+    body = r.json()
+    assert set(report) <= set(body)
+    for mine, theirs in zip(report["plays"] + report["seats"], body["plays"] + body["seats"]):
+        assert list(theirs) == list(mine)
+
+
 def test_validate_and_table(client):
     deal = PLAYED[2]
     r = client.post("/api/validate", json={"position": deal})
@@ -133,7 +155,9 @@ def test_validate_and_table(client):
     assert r.json()["ok"] is False and r.json()["field"] == "played[0]" and r.json()["reason"]
     for cards in (0, 7, len(deal["played"]) - 1, len(deal["played"])):
         obj = at(deal, cards)
-        table = client.post("/api/table", json={"position": obj}).json()
+        table = client.post("/api/view", json={"position": obj}).json()
+        # /api/table: the older name of /api/view, kept for the clients that use it
+        assert client.post("/api/table", json={"position": obj}).json() == table
         pos = parse_position(obj)
         assert sorted(table["legal"]) == sorted(atout.cards.tokens(pos.legal_cards()))
         assert [sorted(h) for h in table["hands"]] == [sorted(atout.cards.tokens(h))

@@ -26,6 +26,15 @@ CONFIG = ROOT / "pyproject.toml"
 NOT_RULES = {"__init__", "batch"}
 
 
+def _contracts() -> dict[str, dict]:
+    return {c["id"]: c for c in tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]}
+
+
+def _named(layers: list[str]) -> set[str]:
+    """The modules a layers contract names (``a | b`` and ``a : b`` alike)."""
+    return {m.strip() for layer in layers for m in layer.replace("|", ":").split(":")}
+
+
 def _parts() -> dict[str, str]:
     """setup.py's PARTS: import package -> folder."""
     tree = ast.parse((ROOT / "setup.py").read_text())
@@ -57,32 +66,56 @@ def _lint(where: Path) -> subprocess.CompletedProcess:
 def test_the_layers_hold(tmp_path):
     r = _lint(_installed(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "2 kept, 0 broken" in r.stdout
+    assert f"{len(_contracts())} kept, 0 broken" in r.stdout
+
+
+def _append(where: Path, module: str, line: str) -> None:
+    """``line`` added to ``module`` of the copy laid out under ``where`` (its link replaced
+    by a file: the repository is not changed)."""
+    path = where.joinpath(*module.split(".")).with_suffix(".py")
+    text = path.read_text()
+    path.unlink()
+    path.write_text(text + f"\n{line}  # noqa\n")
 
 
 def test_an_upward_import_breaks_the_layers(tmp_path):
-    """The check can fail: the search importing the presentation, and one renderer
-    importing another, are both reported (a changed copy, not the repository)."""
+    """The check can fail: the search importing the presentation, one renderer importing
+    another, `import atout` importing the search, a rule low in the rules' order importing
+    one above it, Ctrl-C's module importing the command line (the circle issue 67 broke),
+    and a part of the HTTP API importing the API are each reported (a changed copy, not the
+    repository)."""
     where = _installed(tmp_path)
     (where / "atout" / "solver" / "_upward.py").write_text("from atout.present import words\n")
-    picture = where / "atout" / "present" / "picture.py"
-    text = picture.read_text()
-    picture.unlink()
-    picture.write_text(text + "\nfrom atout.present import link  # noqa\n")
+    _append(where, "atout.present.picture", "from atout.present import link")
+    _append(where, "atout.__init__", "from atout.solver import cancel")
+    _append(where, "atout.cards", "from atout import position")
+    _append(where, "atout.client.interrupt", "from atout.client import cli")
+    _append(where, "atout.server.table_http", "from atout.server import http")
     r = _lint(where)
     assert r.returncode != 0
-    assert "0 kept, 2 broken" in r.stdout, r.stdout + r.stderr
+    kept = len(_contracts()) - 5
+    assert f"{kept} kept, 5 broken" in r.stdout, r.stdout + r.stderr
     assert "atout.solver._upward -> atout.present.words" in r.stdout
     assert "atout.present.picture is not allowed to import atout.present.link" in r.stdout
+    assert "atout is not allowed to import atout.solver.cancel" in r.stdout
+    assert "atout.cards -> atout.position" in r.stdout
+    assert "atout.client.interrupt -> atout.client.cli" in r.stdout
+    assert "atout.server.table_http -> atout.server.http" in r.stdout
 
 
 def test_every_rules_module_is_in_a_layer():
-    """A new module of the rules is checked only once the layers name it."""
-    contracts = tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]
-    layers = next(c for c in contracts if c["type"] == "layers")["layers"]
-    named = {m.strip() for layer in layers for m in layer.replace("|", ":").split(":")}
+    """A new module of the rules is checked only once the layers name it; so is a new one
+    of the services, and of the command line (a command, in the commands' contract)."""
+    contracts = _contracts()
+    named = _named(contracts["layers"]["layers"])
     modules = {f"atout.{p.stem}" for p in (ROOT / "atout").glob("*.py")
                if p.stem not in NOT_RULES}
     assert modules - named == set()
-    folders = {p for p in _parts() if p != "atout"} | {"atout.present"}
+    folders = {p for p in _parts() if p != "atout"} | {"atout.present", "atout.batch"}
     assert folders - named == set()
+    server = {p.stem for p in (ROOT / "server").glob("*.py") if p.stem != "__init__"}
+    assert server == _named(contracts["server"]["layers"])
+    from atout.client.cli import COMMANDS
+    assert contracts["commands"]["modules"] == [f"atout.client.{c}" for c in COMMANDS]
+    client = {p.stem for p in (ROOT / "client").glob("*.py") if p.stem != "__init__"}
+    assert client - set(COMMANDS) == _named(contracts["client"]["layers"])

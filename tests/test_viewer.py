@@ -844,7 +844,7 @@ def test_a_played_deal_opens_with_no_review_until_asked(browser, server, size, t
     sent = []
     page.on("request", lambda r: sent.append(r.url.split("/api/", 1)[1])
             if "/api/" in r.url else None)
-    page.route("**/api/table", lambda route: (time.sleep(0.5), route.continue_()))
+    page.route("**/api/view", lambda route: (time.sleep(0.5), route.continue_()))
     index = GAMES["fr4"]
     k = len(PLAYED[index]["played"]) - 8
     open_deal(page, index, k)

@@ -90,3 +90,51 @@ def test_the_viewers_modules_import_one_way():
     assert not [m for m, imported in graph.items() if "viewer.js" in imported]
     # and the page's one script is the controller
     assert '<script type="module" src="/static/viewer.js">' in (STATIC / "index.html").read_text(encoding="utf-8")
+
+
+# the state changed in place: assigned (`state.x = …`, `state[slot] = …`, `state.deals[i].y = …`),
+# or one of its collections changed (`state.tables.set(…)`, `Object.assign(state…`)
+_STATE_WRITE = re.compile(
+    r"\bstate(?:\.\w+|\[\w+\])(?:\[[^\]]*\])?(?:\.\w+)?\s*(?:=(?![=>])|\+\+|--|[-+*/]=)"
+    r"|\bstate\.\w+\.(?:set|push|clear|delete|splice|pop|shift|unshift|sort)\("
+    r"|Object\.assign\(\s*state\b")
+_STATE_IMPORT = re.compile(r"import\s*\{([^}]*)\}\s*from\s*[\"']\./state\.js[\"']")
+
+
+def state_writes(source: str) -> list[str]:
+    code = _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub("", source))
+    return [m.group(0) for m in _STATE_WRITE.finditer(code)]
+
+
+def state_actions() -> set[str]:
+    """The actions state.js exports: its functions below the `-- the actions` line."""
+    source = (STATIC / "state.js").read_text(encoding="utf-8")
+    return set(re.findall(r"^export function (\w+)", source.split("-- the actions", 1)[1], re.M))
+
+
+def test_the_state_reader_finds_every_write():
+    source = '''state.line = x; state.deals[i].label = "a"; state[slot] = job; state.cursor++;
+        state.tables.set(k, t); Object.assign(state.analysis, f);
+        if (state.line === x || state.cursor >= 3) go(); const f = (s) => state.viewSeat;
+        // state.cursor = 0;
+    '''
+    assert state_writes(source) == ["state.line =", 'state.deals[i].label =', "state[slot] =", "state.cursor++",
+                                    "state.tables.set(", "Object.assign(state"]
+
+
+def test_the_state_changes_only_in_state_js():
+    """Every change of the page's state is one of state.js's actions (issue 67): no feature
+    writes it itself, and a feature's view (x-view.js) reads it and calls no action."""
+    for path in sorted(STATIC.glob("*.js")):
+        if path.name != "state.js":
+            assert not state_writes(path.read_text(encoding="utf-8")), f"{path.name} changes the state itself"
+    actions = state_actions()
+    assert {"openDeal", "setCursor", "setAnalysis"} <= actions
+    views = sorted(STATIC.glob("*-view.js"))
+    assert len(views) >= 5
+    for path in views:
+        source = path.read_text(encoding="utf-8")
+        imported = {n.strip().split(" as ")[0] for m in _STATE_IMPORT.findall(source) for n in m.split(",")}
+        assert not imported & actions, f"{path.name}, a view, imports the actions {sorted(imported & actions)}"
+        controller = path.name.replace("-view.js", ".js")
+        assert controller not in imports_of(source), f"{path.name} imports its controller"

@@ -22,24 +22,13 @@ import re
 from urllib.parse import parse_qsl
 
 from atout.cards import DECK_SIZE, card, token
+from atout.contract import POIGNEE_LEVELS
 from atout.errors import PositionError
-from atout.games import AT4_NEGATIVE_TRICKS, AT4_RUFER, deck_of
+from atout.games import AUSTRIAN, FRENCH, GAMES, PRIESTERTAROCK, Game, deck_of, game_of  # noqa: F401
 
 VERSION = 1
-GAMES = ("fr4", "fr3", "fr5", "priest5", "at4")
-FR_BIDS = ("prise", "garde", "garde_sans", "garde_contre")
-POIGNEE_LEVELS = ("simple", "double", "triple")
-#: at4 bids, numbered as docs/format.md lists them
-AT4_BIDS = ("vorhandrufer", "solorufer", "farbenrufer", "pagatrufer", "uhurufer",
-            "kakadurufer", "maraburufer", "dreier", "solodreier", "sechserdreier",
-            "farbendreier", "farbensechser", "farbensolo", "piccolo", "zwiccolo", "triccolo",
-            "bettler", "piccolo_ouvert", "zwiccolo_ouvert", "triccolo_ouvert",
-            "bettler_ouvert", "trischaken")
-AT4_OBJECTIVES = ("contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ultimo",
-                  "marabu_ultimo", "koenig_ultimo")
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _VALUE = {ch: i for i, ch in enumerate(ALPHABET)}
-SEATS = {"fr4": 4, "fr3": 3, "fr5": 5, "priest5": 5, "at4": 4}
 MAX_PAYLOAD = 4096          # characters: a deal is about 140; anything this long is not one
 #: the parts of a link a reader knows, each named at most once (``deal``: a viewer's own list)
 PARTS = ("d", "deal", "card", "from", "whatif", "seat")
@@ -52,9 +41,6 @@ ID_RANGE = (-2 ** 63, 2 ** 63 - 1)
 #: what is trimmed around a whole link (ASCII whitespace: the page trims the same)
 AROUND = " \t\n\r\f\v"
 
-assert set(AT4_BIDS) == set(AT4_RUFER) | set(AT4_NEGATIVE_TRICKS) | {
-    "dreier", "solodreier", "sechserdreier", "farbendreier", "farbensechser", "farbensolo",
-    "trischaken"}
 
 
 class LinkError(PositionError):
@@ -66,7 +52,7 @@ def places(game: str) -> int:
     """How many places a card may lie in: the seats' hands, then the cards outside them
     (fr: the dog; priest5: the open cards; at4: the side cards listed under each seat, or
     Trischaken's talon)."""
-    return {"priest5": 6, "at4": 8}.get(game, SEATS[game] + 1)
+    return game_of(game).link_places
 
 
 def _width(n: int) -> int:
@@ -155,43 +141,7 @@ def normalized(obj: dict) -> dict:
         out["id"] = obj["id"]
     out.update(game=obj["game"], hands=[order(h) for h in obj["hands"]], first=obj["first"],
                played=list(obj.get("played") or []))
-    game = obj["game"]
-    if game.startswith("fr"):
-        n = {"taker": c["taker"], "bid": c["bid"], "dog": order(c["dog"])}
-        if game == "fr5":
-            n["called"] = c["called"]
-        if "shown_dog" in c:
-            n["shown_dog"] = list(c["shown_dog"])
-        if c.get("poignees"):
-            n["poignees"] = []
-            for p in c["poignees"]:
-                q = {"seat": p["seat"], "level": p["level"]}
-                if p.get("shown") is not None:
-                    q["shown"] = list(p["shown"])
-                n["poignees"].append(q)
-        if c.get("chelem"):
-            n["chelem"] = True
-    elif game == "priest5":
-        n = {"caller": c["caller"], "dealer": c["dealer"], "open": order(c["open"])}
-        if c.get("alone"):
-            n["alone"] = True
-        else:
-            n["called"] = c["called"]
-    elif c["bid"] == "trischaken":
-        n = {"bid": "trischaken", "for_seat": c["for_seat"], "talon": list(c["talon"])}
-        if c.get("von_oben"):
-            n["von_oben"] = True
-        if c.get("counting", "seed") != "seed":
-            n["counting"] = c["counting"]
-    else:
-        n = {"bid": c["bid"], "declarer": c["declarer"],
-             "side_cards": {k: order(v) for k, v in sorted(c["side_cards"].items()) if v}}
-        if "called" in c:
-            n["called"] = c["called"]
-        if c.get("counting", "seed") != "seed":
-            n["counting"] = c["counting"]
-        if c.get("objective", "contract") != "contract":
-            n["objective"] = c["objective"]
+    n = _CODEC[game_of(obj["game"]).family].normalized(c, game_of(obj["game"]), order)
     out["contract"] = n
     return out
 
@@ -213,57 +163,15 @@ def encode(obj: dict) -> str:
     for s, hand in enumerate(n["hands"]):
         for t in hand:
             where[card(t)] = s
-    seats = SEATS[game]
-    if game.startswith("fr"):
-        outside = {seats: c["dog"]}
-    elif game == "priest5":
-        outside = {5: c["open"]}
-    elif c["bid"] == "trischaken":
-        outside = {4: c["talon"]}
-    else:
-        outside = {4 + int(s): cards for s, cards in c["side_cards"].items()}
-    for place, cards in outside.items():
+    facts = game_of(game)
+    codec = _CODEC[facts.family]
+    for place, cards in codec.outside(c, facts).items():
         for t in cards:
             where[card(t)] = place
-    width = _width(places(game))
-    for x in deck_of(game):
+    width = _width(facts.link_places)
+    for x in facts.deck:
         w.put(where[x], width)
-    if game.startswith("fr"):
-        w.put(c["taker"], 3)
-        w.put(FR_BIDS.index(c["bid"]), 2)
-        w.put(int(c.get("chelem", False)), 1)
-        if game == "fr5":
-            w.put(card(c["called"]), 7)
-        w.put(int("shown_dog" in c), 1)
-        if "shown_dog" in c:
-            w.cards(c["shown_dog"])
-        poignees = c.get("poignees", [])
-        w.put(len(poignees), 3)
-        for p in poignees:
-            w.put(p["seat"], 3)
-            w.put(POIGNEE_LEVELS.index(p["level"]), 2)
-            w.put(int("shown" in p), 1)
-            if "shown" in p:
-                w.cards(p["shown"])
-    elif game == "priest5":
-        w.put(c["caller"], 3)
-        w.put(c["dealer"], 3)
-        w.put(int(c.get("alone", False)), 1)
-        if not c.get("alone"):
-            w.put(card(c["called"]), 7)
-    else:
-        w.put(AT4_BIDS.index(c["bid"]), 5)
-        w.put(int(c.get("counting") == "standard"), 1)
-        if c["bid"] == "trischaken":
-            w.put(c["for_seat"], 2)
-            w.put(int(c.get("von_oben", False)), 1)
-            w.cards(c["talon"])
-        else:
-            w.put(c["declarer"], 2)
-            w.put(AT4_OBJECTIVES.index(c.get("objective", "contract")), 3)
-            w.put(int("called" in c), 1)
-            if "called" in c:
-                w.put(card(c["called"]), 7)
+    codec.write(w, c, facts)
     w.put(len(n["played"]), 7)
     for t in n["played"]:
         w.put(card(t), 7)
@@ -290,11 +198,12 @@ def decode(payload: str) -> dict:
     if version != VERSION:
         raise LinkError("d", f"a link of version {version}, made by another atout: this one reads version {VERSION}")
     game = r.choice(3, GAMES, "game")
-    seats = SEATS[game]
+    facts = game_of(game)
+    seats = facts.seats
     first = r.get(3)
-    pack = deck_of(game)
+    pack = facts.deck
     pack_set = set(pack)
-    n_places = places(game)
+    n_places = facts.link_places
     width = _width(n_places)
     at: dict[int, list[str]] = {p: [] for p in range(n_places)}
     for x in pack:
@@ -303,51 +212,7 @@ def decode(payload: str) -> dict:
             raise LinkError("d", f"{token(x)} lies in place {p}, which {game} does not have")
         at[p].append(token(x))
     obj: dict = {"game": game, "hands": [at[s] for s in range(seats)], "first": first}
-    if game.startswith("fr"):
-        c: dict = {"taker": r.get(3), "bid": r.choice(2, FR_BIDS, "bid"),
-                   "dog": at[seats]}
-        chelem = r.get(1)
-        if game == "fr5":
-            c["called"] = r.card(pack_set)
-        if r.get(1):
-            c["shown_dog"] = r.cards(pack_set)
-        count = r.get(3)
-        if count:
-            c["poignees"] = []
-            for _ in range(count):
-                p = {"seat": r.get(3), "level": r.choice(2, POIGNEE_LEVELS, "poignée level")}
-                if r.get(1):
-                    p["shown"] = r.cards(pack_set)
-                c["poignees"].append(p)
-        if chelem:
-            c["chelem"] = True
-    elif game == "priest5":
-        c = {"caller": r.get(3), "dealer": r.get(3), "open": at[5]}
-        if r.get(1):
-            c["alone"] = True
-        else:
-            c["called"] = r.card(pack_set)
-    else:
-        bid = r.choice(5, AT4_BIDS, "contract")
-        standard = r.get(1)
-        if bid == "trischaken":
-            c = {"bid": bid, "for_seat": r.get(2)}
-            if r.get(1):
-                c["von_oben"] = True
-            talon = r.cards(pack_set)
-            if sorted(talon, key=card) != at[4] or any(at[p] for p in range(5, 8)):
-                raise LinkError("d", "the talon's order does not name the talon's cards")
-            c["talon"] = talon
-        else:
-            c = {"bid": bid, "declarer": r.get(2),
-                 "side_cards": {str(s): at[4 + s] for s in range(4) if at[4 + s]}}
-            objective = r.choice(3, AT4_OBJECTIVES, "objective")
-            if r.get(1):
-                c["called"] = r.card(pack_set)
-            if objective != "contract":
-                c["objective"] = objective
-        if standard:
-            c["counting"] = "standard"
+    c = _CODEC[facts.family].read(r, facts, at, pack_set)
     played = r.get(7)
     if played > len(pack):
         raise LinkError("d", f"{played} cards played: the pack has {len(pack)}")
@@ -371,6 +236,186 @@ def decode(payload: str) -> dict:
     obj["contract"] = c
     r.end()
     return obj
+
+
+# -- the contract, by rulebook (docs/format.md, "A deal in a link") -------------------------------
+
+class _French:
+    """``taker``, ``bid``, ``chelem``, fr5's ``called``, ``shown_dog`` and the poignées; the
+    dog lies in the place after the seats."""
+
+    @staticmethod
+    def normalized(c: dict, facts: Game, order) -> dict:
+        n = {"taker": c["taker"], "bid": c["bid"], "dog": order(c["dog"])}
+        if facts.taker_calls:
+            n["called"] = c["called"]
+        if "shown_dog" in c:
+            n["shown_dog"] = list(c["shown_dog"])
+        if c.get("poignees"):
+            n["poignees"] = []
+            for p in c["poignees"]:
+                q = {"seat": p["seat"], "level": p["level"]}
+                if p.get("shown") is not None:
+                    q["shown"] = list(p["shown"])
+                n["poignees"].append(q)
+        if c.get("chelem"):
+            n["chelem"] = True
+        return n
+
+    @staticmethod
+    def outside(c: dict, facts: Game) -> dict:
+        return {facts.seats: c["dog"]}
+
+    @staticmethod
+    def write(w: _Writer, c: dict, facts: Game) -> None:
+        w.put(c["taker"], 3)
+        w.put(facts.bids.index(c["bid"]), 2)
+        w.put(int(c.get("chelem", False)), 1)
+        if facts.taker_calls:
+            w.put(card(c["called"]), 7)
+        w.put(int("shown_dog" in c), 1)
+        if "shown_dog" in c:
+            w.cards(c["shown_dog"])
+        poignees = c.get("poignees", [])
+        w.put(len(poignees), 3)
+        for p in poignees:
+            w.put(p["seat"], 3)
+            w.put(POIGNEE_LEVELS.index(p["level"]), 2)
+            w.put(int("shown" in p), 1)
+            if "shown" in p:
+                w.cards(p["shown"])
+
+    @staticmethod
+    def read(r: _Reader, facts: Game, at: dict, pack_set: set) -> dict:
+        c: dict = {"taker": r.get(3), "bid": r.choice(2, facts.bids, "bid"),
+                   "dog": at[facts.seats]}
+        chelem = r.get(1)
+        if facts.taker_calls:
+            c["called"] = r.card(pack_set)
+        if r.get(1):
+            c["shown_dog"] = r.cards(pack_set)
+        count = r.get(3)
+        if count:
+            c["poignees"] = []
+            for _ in range(count):
+                p = {"seat": r.get(3), "level": r.choice(2, POIGNEE_LEVELS, "poignée level")}
+                if r.get(1):
+                    p["shown"] = r.cards(pack_set)
+                c["poignees"].append(p)
+        if chelem:
+            c["chelem"] = True
+        return c
+
+
+class _Priestertarock:
+    """``caller``, ``dealer``, ``alone`` or ``called``; the open cards lie in place 5."""
+
+    @staticmethod
+    def normalized(c: dict, facts: Game, order) -> dict:
+        n = {"caller": c["caller"], "dealer": c["dealer"], "open": order(c["open"])}
+        if c.get("alone"):
+            n["alone"] = True
+        else:
+            n["called"] = c["called"]
+        return n
+
+    @staticmethod
+    def outside(c: dict, facts: Game) -> dict:
+        return {facts.seats: c["open"]}
+
+    @staticmethod
+    def write(w: _Writer, c: dict, facts: Game) -> None:
+        w.put(c["caller"], 3)
+        w.put(c["dealer"], 3)
+        w.put(int(c.get("alone", False)), 1)
+        if not c.get("alone"):
+            w.put(card(c["called"]), 7)
+
+    @staticmethod
+    def read(r: _Reader, facts: Game, at: dict, pack_set: set) -> dict:
+        c = {"caller": r.get(3), "dealer": r.get(3), "open": at[facts.seats]}
+        if r.get(1):
+            c["alone"] = True
+        else:
+            c["called"] = r.card(pack_set)
+        return c
+
+
+class _Austrian:
+    """``bid`` and ``counting``; Trischaken's ``for_seat``, ``von_oben`` and talon (place
+    4, in its order), every other game's ``declarer``, ``objective``, ``called``, its side
+    cards in place 4 + the seat they are listed under."""
+
+    @staticmethod
+    def normalized(c: dict, facts: Game, order) -> dict:
+        if c["bid"] == "trischaken":
+            n = {"bid": "trischaken", "for_seat": c["for_seat"], "talon": list(c["talon"])}
+            if c.get("von_oben"):
+                n["von_oben"] = True
+            if c.get("counting", "seed") != "seed":
+                n["counting"] = c["counting"]
+            return n
+        n = {"bid": c["bid"], "declarer": c["declarer"],
+             "side_cards": {k: order(v) for k, v in sorted(c["side_cards"].items()) if v}}
+        if "called" in c:
+            n["called"] = c["called"]
+        if c.get("counting", "seed") != "seed":
+            n["counting"] = c["counting"]
+        if c.get("objective", "contract") != "contract":
+            n["objective"] = c["objective"]
+        return n
+
+    @staticmethod
+    def outside(c: dict, facts: Game) -> dict:
+        if c["bid"] == "trischaken":
+            return {facts.seats: c["talon"]}
+        return {facts.seats + int(s): cards for s, cards in c["side_cards"].items()}
+
+    @staticmethod
+    def write(w: _Writer, c: dict, facts: Game) -> None:
+        w.put(facts.bids.index(c["bid"]), 5)
+        w.put(int(c.get("counting") == "standard"), 1)
+        if c["bid"] == "trischaken":
+            w.put(c["for_seat"], 2)
+            w.put(int(c.get("von_oben", False)), 1)
+            w.cards(c["talon"])
+        else:
+            w.put(c["declarer"], 2)
+            w.put(facts.objectives.index(c.get("objective", "contract")), 3)
+            w.put(int("called" in c), 1)
+            if "called" in c:
+                w.put(card(c["called"]), 7)
+
+    @staticmethod
+    def read(r: _Reader, facts: Game, at: dict, pack_set: set) -> dict:
+        talon = facts.seats
+        bid = r.choice(5, facts.bids, "contract")
+        standard = r.get(1)
+        if bid == "trischaken":
+            c = {"bid": bid, "for_seat": r.get(2)}
+            if r.get(1):
+                c["von_oben"] = True
+            cards = r.cards(pack_set)
+            if sorted(cards, key=card) != at[talon] or any(at[p] for p in range(talon + 1,
+                                                                                  facts.link_places)):
+                raise LinkError("d", "the talon's order does not name the talon's cards")
+            c["talon"] = cards
+        else:
+            c = {"bid": bid, "declarer": r.get(2),
+                 "side_cards": {str(s): at[talon + s] for s in range(facts.seats)
+                                if at[talon + s]}}
+            objective = r.choice(3, facts.objectives, "objective")
+            if r.get(1):
+                c["called"] = r.card(pack_set)
+            if objective != "contract":
+                c["objective"] = objective
+        if standard:
+            c["counting"] = "standard"
+        return c
+
+
+#: each rulebook's contract in a link
+_CODEC = {FRENCH: _French, PRIESTERTAROCK: _Priestertarock, AUSTRIAN: _Austrian}
 
 
 # -- a whole link -----------------------------------------------------------------------

@@ -15,11 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from atout.cards import token as token_of
 
-from .words import SYMBOLS, card_text
-
-GAME_NAMES = {"fr4": "French Tarot (4)", "fr3": "French Tarot (3)",
-              "fr5": "French Tarot (5, called king)", "priest5": "Tessiner Priestertarock",
-              "at4": "Austrian Tarock"}
+from .words import SYMBOLS, card_text, game_name, words_of
 #: where each seat sits (column, row) when the play goes clockwise; anticlockwise mirrors it
 PLACES = {3: [(1, 2), (0, 1), (2, 1)],
           4: [(1, 2), (0, 1), (1, 0), (2, 1)],
@@ -104,7 +100,7 @@ def _seat_box(table: dict, seat: int, costs: dict):
     row_h = CARD_H + (BADGE_H if to_play and costs else 0) + 4
     body = len(rows) * row_h if rows else (CARD_H + 4 if hidden else 18)
     height = 28 + body + 6
-    trump_word = "atout" if table["game"].startswith("fr") else "tarock"
+    trump_word = words_of(table["game"]).trump
 
     def draw(x, y) -> str:
         parts = [f'<rect x="{x}" y="{y}" width="{COLUMN}" height="{height}" rx="8" '
@@ -149,7 +145,7 @@ def _seat_box(table: dict, seat: int, costs: dict):
 
 def svg(table: dict, values: dict | None = None, title: str | None = None,
         what_if: dict | None = None) -> str:
-    """The SVG picture of a viewer table (:func:`atout.present.view.table`); ``values``: the
+    """The SVG picture of a viewer table (:func:`atout.present.view.shown`); ``values``: the
     position's double-dummy result (``status``, ``value``, ``cards``, ``bounds``) to show
     its value and each legal card's value and cost (left out from one seat's view, which
     cannot know them); ``title``: a first line (default: the deal's id); ``what_if``: where
@@ -162,10 +158,10 @@ def svg(table: dict, values: dict | None = None, title: str | None = None,
     if table["turn"] == "anticlockwise":
         places = [(2 - col, row) for col, row in places]
     boxes = [_seat_box(table, s, costs) for s in range(seats)]
-    trump_word = "atout" if table["game"].startswith("fr") else "tarock"
+    trump_word = words_of(table["game"]).trump
 
     lines = [title if title is not None else
-             (f"{table['id']} · " if table.get("id") is not None else "") + GAME_NAMES[table["game"]],
+             (f"{table['id']} · " if table.get("id") is not None else "") + game_name(table["game"]),
              table["contract"]]
     played = table["played"]
     total = table["tricks_in_deal"] * seats

@@ -18,7 +18,7 @@ from a mail or a USB stick) that reads on a phone.  It shows:
 - per board — the deals with the same ``board`` label, else with the same hands (a
   duplicate session's tables) — the hands in the game's seating, with ``--tables`` the
   board's contract table and par (:mod:`atout.present.report_tables`), then each table's play side
-  by side (with ``--tables`` the bidding verdict for its contract): players, contract and
+  by side (with ``--tables`` what the table says of its contract): players, contract and
   result, the double-dummy verdict from the first card
   (made / down / open), the decisive cards and the dearest proven mistakes with who made
   them, each seat's total, and the play trick by trick with every card's verdict;
@@ -28,28 +28,29 @@ Every number on the page is one of the file's, or a sum of them (tests/test_repo
 checks it).  Links open a deal in the viewer (``atout view``) at the card in question,
 the deal carried in the link itself (:func:`viewer_link`).  The words for contracts, roles
 and results are the viewer's (:mod:`atout.present.view`).
+
+This module writes the page; the session is read and checked by :mod:`.session`, and what
+it proves is summed by :mod:`.totals` (their names are this module's too).
 """
 
 from __future__ import annotations
 
 import html
 import os
-from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any
 
-from atout.cards import EXCUSE, card, is_trump, suit, token
+from atout.cards import EXCUSE, is_trump, suit, token
 from atout.errors import PositionError
-from atout.games import deck_of
-from atout.jsonl import MAX_LINE_BYTES, decode_json, result_position, split_lines
 from atout.position import PEOPLE_FIELDS, Position
-from atout.printable import printable
-from atout.verdict import Verdict, VerdictKind
 
 from .link import make_link
-from .report_tables import board_table, deal_verdict
-from .view import (SUIT_ORDER, TURN, binary_value, contract_text, outside, result, roles, sort_key,
-                   value_meaning)
-from .words import SYMBOLS, card_text, standard_points, verdict_mark, verdict_words
+from .report_tables import board_table, deal_played
+# the session read and what it proves (their names are this module's too, as they were)
+from .session import DeadLine, Played, ReportError, Session, read_analyses
+from .totals import (PlayerTotal, boards, given_away, is_mistake, player_totals,  # noqa: F401
+                     proven_cost, value_kind, verdict)
+from .view import SUIT_ORDER, contract_text, outside, result, roles, sort_key, value_meaning
+from .words import SYMBOLS, card_text, game_name, standard_points
 
 __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "page",
            "viewer_link", "DEFAULT_VIEWER"]
@@ -58,285 +59,11 @@ __all__ = ["ReportError", "Session", "DeadLine", "Played", "read_analyses", "pag
 DEFAULT_VIEWER = "http://127.0.0.1:8765/"
 #: the proven mistakes listed for each deal, dearest first
 DEAREST = 5
-GAME_NAMES = {"fr3": "French Tarot for 3", "fr4": "French Tarot for 4",
-              "fr5": "French Tarot for 5", "priest5": "Tessiner Priestertarock",
-              "at4": "Austrian Tarock"}
 #: where each seat sits round the table, seat 0 at the bottom, when the play goes clockwise
 #: (the viewer's placing; an anticlockwise game mirrors it)
 PLACES = {3: ("bottom", "left", "right"), 4: ("bottom", "left", "top", "right"),
           5: ("bottom", "left", "topleft", "topright", "right")}
 MIRROR = {"left": "right", "right": "left", "topleft": "topright", "topright": "topleft"}
-
-
-class ReportError(Exception):
-    """A file that holds no analysis to report on."""
-
-
-@dataclass
-class Played:
-    """One analysed deal: its result line (``result``), the deal as played (``position``,
-    finished or not) and where it was in the file."""
-
-    line: int
-    result: dict
-    position: Position
-
-    @property
-    def label(self) -> str:
-        return str(self.position.id) if self.position.id is not None else f"line {self.line}"
-
-    def player(self, seat: int) -> str:
-        """Who played ``seat``: the name the deal gives, else "Seat N"."""
-        names = self.position.players
-        return names[seat] if names is not None and names[seat] is not None else f"Seat {seat}"
-
-
-@dataclass
-class DeadLine:
-    """A deal the batch could not analyse (status error): its id, field and reason."""
-
-    line: int
-    ident: Any
-    field: str
-    reason: str
-
-
-@dataclass
-class Session:
-    deals: list[Played] = field(default_factory=list)
-    failed: list[DeadLine] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)   # lines that are not analyses
-
-
-# -- reading ------------------------------------------------------------------------------------
-
-class _Bad(Exception):
-    def __init__(self, fld: str, reason: str):
-        self.field, self.reason = fld, reason
-
-
-def _need(obj: dict, key: str, kinds, where: str = "", nullable: bool = False):
-    """``obj[key]``, checked to be of one of ``kinds`` (None too where ``nullable``)."""
-    if key not in obj:
-        raise _Bad(where + key, "is missing")
-    value = obj[key]
-    if value is None and nullable:
-        return None
-    ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in
-                                           (kinds if isinstance(kinds, tuple) else (kinds,)))
-    if not ok:
-        raise _Bad(where + key, "has the wrong type")
-    return value
-
-
-def _pair(value, fld: str) -> list[int]:
-    if not (isinstance(value, list) and len(value) == 2 and
-            all(type(x) is int for x in value) and value[0] <= value[1]):
-        raise _Bad(fld, "must be [low, high], whole numbers")
-    return value
-
-
-def _is_card(tok: Any, deck: set) -> bool:
-    try:
-        return card(tok) in deck
-    except ValueError:
-        return False
-
-
-def _check_verdict(v, where: str) -> None:
-    if not isinstance(v, dict) or not isinstance(v.get("kind"), str) or \
-            v["kind"] not in {k.value for k in VerdictKind}:
-        raise _Bad(where, "must be {kind, low, high}, kind one of "
-                          + ", ".join(k.value for k in VerdictKind))
-    if not (type(v.get("low")) is int and type(v.get("high")) is int
-            and 0 <= v["low"] <= v["high"]):
-        raise _Bad(where, "low and high must be whole numbers, 0 <= low <= high")
-
-
-def _check_analysis(obj: dict, pos: Position) -> None:
-    """The fields of an analysis the page uses, against the deal they are said of."""
-    plays = _need(obj, "plays", list)
-    if len(plays) > len(pos.played):
-        raise _Bad("plays", f"has {len(plays)} plays, more than the {len(pos.played)} cards "
-                            f"the deal played")
-    start = len(pos.played) - len(plays)
-    # who played each card, to check each play's seat against
-    players = [s for t in pos.tricks for s, _ in t.cards] + [s for s, _ in pos.trick]
-    deck = set(deck_of(pos.game))
-    # null (bounded only) is a verdict, a missing key is no analysis the batch writes
-    if _need(obj, "start_value", int, nullable=True) is None:
-        _pair(obj.get("start_bounds"), "start_bounds")
-    if "made" not in obj:           # (null is a verdict: not proven)
-        raise _Bad("made", "is missing")
-    if obj["made"] not in (True, False, None):
-        raise _Bad("made", "must be true, false or null")
-    for k, p in enumerate(plays):
-        where = f"plays[{k}]."
-        if not isinstance(p, dict):
-            raise _Bad(f"plays[{k}]", "must be an object")
-        if p.get("index") != start + k or type(p.get("index")) is not int:
-            raise _Bad(where + "index", f"must be {start + k} (the plays of the deal's last "
-                                        f"{len(plays)} cards, in order)")
-        if p.get("card") != token(pos.played[start + k]):
-            raise _Bad(where + "card", f"is not the card the deal played there "
-                                       f"({token(pos.played[start + k])})")
-        if _need(p, "seat", int, where) != players[start + k]:
-            raise _Bad(where + "seat", f"must be {players[start + k]} (the seat that played "
-                                       f"that card)")
-        if _need(p, "cost", int, where, nullable=True) is None:
-            _pair(p.get("cost_bounds"), where + "cost_bounds")
-        _need(p, "decisive", bool, where)
-        if "verdict" in p:
-            _check_verdict(p["verdict"], where + "verdict")
-        best = _need(p, "best", list, where, nullable=True)
-        if best is not None and not all(_is_card(t, deck) for t in best):
-            raise _Bad(where + "best", f"must be a list of cards of {pos.game}'s deck")
-    seats = _need(obj, "seats", list)
-    if len(seats) != pos.seats:
-        raise _Bad("seats", f"must have one entry per seat ({pos.seats})")
-    for s, row in enumerate(seats):
-        where = f"seats[{s}]."
-        if not isinstance(row, dict) or row.get("seat") != s:
-            raise _Bad(f"seats[{s}]", f"must be seat {s}'s object")
-        _need(row, "cards", int, where)
-        _need(row, "mistakes", int, where)
-        if _need(row, "cost", int, where, nullable=True) is None:
-            _need(row, "at_least", int, where)
-            _need(row, "not_judged", int, where)
-
-
-def _read_line(raw: bytes, number: int, session: Session) -> None:
-    try:
-        obj = decode_json(raw)
-    except PositionError as e:
-        raise _Bad("json", e.reason) from None
-    if not isinstance(obj, dict):
-        raise _Bad("json", "not an object")
-    status = obj.get("status")
-    if status == "error":
-        session.failed.append(DeadLine(number, obj.get("id"), str(obj.get("field", "")),
-                                       str(obj.get("reason", ""))))
-        return
-    if status not in ("ok", "limit") or "plays" not in obj:
-        raise _Bad("status", "not an analysis of atout batch --analyze (a solve's result, "
-                             "or a position?)")
-    try:
-        pos = result_position(obj, "is missing: the page needs the deal itself, which atout "
-                                   "batch --analyze writes beside each analysis")
-    except PositionError as e:
-        raise _Bad(e.field, e.reason) from None
-    _check_analysis(obj, pos)
-    session.deals.append(Played(number, obj, pos))
-
-
-def read_analyses(stream: BinaryIO) -> Session:
-    """The analyses of a binary stream of result lines.  A line that is not one (or whose
-    analysis does not fit its deal) is a problem (``line N: field: reason``), the others are
-    read on; raises :class:`ReportError` when no line is an analysis or a failed deal."""
-    session = Session()
-    for number, raw, size in split_lines(stream):
-        try:
-            if raw is None:
-                raise _Bad("json", f"line of {size} bytes is longer than {MAX_LINE_BYTES}")
-            _read_line(raw, number, session)
-        except _Bad as e:
-            session.problems.append(f"line {number}: {printable(e.field)}: {printable(e.reason)}")
-    if not session.deals and not session.failed:
-        why = f" ({session.problems[0]})" if session.problems else " (it is empty)"
-        raise ReportError(f"no analysis of atout batch --analyze in it{why}")
-    return session
-
-
-# -- what is proven ---------------------------------------------------------------------------
-
-def verdict(play: dict) -> Verdict:
-    """The verdict the analysis gave the card (atout.verdict): read, not worked out."""
-    return Verdict.of_play(play)
-
-
-def proven_cost(play: dict) -> int:
-    """What a card is proven to have cost: its cost, else the low of its bounds."""
-    return verdict(play).low
-
-
-def is_mistake(play: dict) -> bool:
-    return verdict(play).is_mistake
-
-
-def given_away(seat: dict) -> int:
-    """What a seat is proven to have given away in one deal (the analysis' own total)."""
-    return seat["cost"] if seat["cost"] is not None else seat["at_least"]
-
-
-def value_kind(pos: Position) -> str:
-    """What a deal's values count, for adding them up: points, thirds of a point (Austrian
-    Tarock's standard counting, 3 × points − 2 × cards), or a goal made (1) or not.  Two
-    kinds are never added together."""
-    if binary_value(pos):
-        return "goals"
-    return "thirds" if pos.contract.counting == "standard" else "points"
-
-
-@dataclass
-class PlayerTotal:
-    name: str
-    deals: int = 0
-    cards: int = 0
-    given: int = 0          # proven: the sum of the seats' given_away
-    exact: bool = True      # every cost of theirs exact
-    not_judged: int = 0
-    mistakes: int = 0
-    decisive: int = 0
-
-
-def player_totals(deals: list[Played]) -> dict[tuple[str, str], list[PlayerTotal]]:
-    """Per (game, value kind): each player's totals over the session, the one who gave away
-    the least per deal first."""
-    groups: dict[tuple[str, str], dict[str, PlayerTotal]] = {}
-    for d in deals:
-        key = (d.position.game, value_kind(d.position))
-        players = groups.setdefault(key, {})
-        for row in d.result["seats"]:
-            name = d.player(row["seat"])
-            t = players.setdefault(name, PlayerTotal(name))
-            t.deals += 1
-            t.cards += row["cards"]
-            t.given += given_away(row)
-            t.exact = t.exact and row["cost"] is not None
-            t.not_judged += row.get("not_judged", 0) if row["cost"] is None else 0
-            t.mistakes += row["mistakes"]
-            t.decisive += sum(1 for p in d.result["plays"]
-                              if p["seat"] == row["seat"]
-                              and verdict(p).kind is VerdictKind.DECISIVE)
-    return {key: sorted(players.values(), key=lambda t: (t.given / t.deals, t.name))
-            for key, players in sorted(groups.items())}
-
-
-def boards(deals: list[Played]) -> list[list[Played]]:
-    """The deals grouped by board: the same ``board`` label (and game), else the same hands
-    (each seat's cards, and the game) — a duplicate session's tables; in the order the
-    first of each appears."""
-    groups: dict[tuple, list[Played]] = {}
-    for d in deals:
-        pos = d.position
-        if pos.board is not None:
-            key = ("board", pos.game, str(pos.board))
-        else:
-            key = ("hands", pos.game, tuple(tuple(sorted(h)) for h in pos.hands))
-        groups.setdefault(key, []).append(d)
-    out = list(groups.values())
-    # boards by their labels in order (1 2 3 4, not as the file met them: 1 2 4 3), numbers
-    # as numbers; a group with no label keeps its place
-    labelled = [i for i, g in enumerate(out) if g[0].position.board is not None]
-    ordered = sorted((out[i] for i in labelled), key=lambda g: _label_key(g[0].position.board))
-    for i, g in zip(labelled, ordered):
-        out[i] = g
-    return out
-
-
-def _label_key(label) -> tuple:
-    text = str(label)
-    return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
 # -- links to the viewer ------------------------------------------------------------------------
@@ -390,7 +117,7 @@ def _hand_rows(pos: Position, cards) -> str:
 
 def _place(pos: Position, seat: int) -> str:
     place = PLACES[pos.seats][seat]
-    return MIRROR.get(place, place) if TURN[pos.game] == "anticlockwise" else place
+    return MIRROR.get(place, place) if pos.rules.facts.turn == "anticlockwise" else place
 
 
 def _hands(d: Played, names: bool) -> str:
@@ -408,7 +135,7 @@ def _hands(d: Played, names: bool) -> str:
     middle = "".join(f'<div class="outside"><span class="label">{_e(part["label"])}</span> '
                      # (in words: a compact trump's "10" beside "J♠" read as a ten of spades)
                      f'{_cards(part["cards"], pos.game)}</div>' for part in outside(pos))
-    turn = "anticlockwise ↺" if TURN[pos.game] == "anticlockwise" else "clockwise ↻"
+    turn = "anticlockwise ↺" if pos.rules.facts.turn == "anticlockwise" else "clockwise ↻"
     out.append(f'<div class="middle">{middle}<div class="turn">play goes {turn}</div></div>')
     out.append("</div>")
     return "".join(out)
@@ -421,11 +148,11 @@ def _value(v, bounds) -> str:
 def _cost(play: dict) -> str:
     """A card's verdict in a few characters: "·" one of the best, "12" a mistake costing
     12, "≥12" a mistake of at least 12, "?" not judged."""
-    return verdict_mark(verdict(play))
+    return verdict(play).mark()
 
 
 def _verdict_title(play: dict) -> str:
-    return verdict_words(verdict(play))
+    return verdict(play).words()
 
 
 def _link(url: str | None, text: str = "view") -> str:
@@ -497,9 +224,7 @@ def _play_table(d: Played) -> str:
             mark, cls, title = "", "", "taken as given (before the analysis)"
             if p is not None:
                 mark = _cost(p)
-                kind = verdict(p).kind
-                cls = {VerdictKind.BEST: "best", VerdictKind.NOT_JUDGED: "open"}.get(kind, "mistake")
-                cls += " decisive" if kind is VerdictKind.DECISIVE else ""
+                cls = verdict(p).style
                 title = _verdict_title(p)
             cls += " lead" if k == 0 else ""
             cls += " won" if seat == winner else ""
@@ -531,18 +256,19 @@ def _deal(d: Played, viewer: str, contract_tables=None) -> str:
            f'<h4>{" · ".join(where)}</h4>',
            f'<p class="contract">{_e(contract_text(pos))}</p>',
            f'<p>{outcome}<br>{_made_words(d)}</p>',
-           deal_verdict(pos, contract_tables, pos.players)]
+           deal_played(pos, contract_tables, pos.players)]
     if r.get("stopped_by"):
         open_ = sum(1 for p in r["plays"] if not verdict(p).judged)
         why = "Ctrl-C" if r["stopped_by"] == "cancel" else "the time limit"
         out.append(f'<p class="note">{_e(why)} left {open_} of {len(r["plays"])} cards not '
                    f'judged (?); every verdict shown is proven.</p>')
-    decisive = [p for p in r["plays"] if verdict(p).kind is VerdictKind.DECISIVE]
+    decisive = [p for p in r["plays"] if verdict(p).decisive]
     if decisive:
         out.append('<h5>Decisive cards</h5><ul class="decisive">'
                    + "".join(_play_line(d, p, viewer) for p in decisive) + "</ul>")
     # a decisive card is said once, above: the dearest mistakes are the others
-    mistakes = sorted((p for p in r["plays"] if verdict(p).kind is VerdictKind.MISTAKE),
+    mistakes = sorted((p for p in r["plays"]
+                       if verdict(p).is_mistake and not verdict(p).decisive),
                       key=lambda p: (-proven_cost(p), p["index"]))[:DEAREST]
     if mistakes:
         heading = "Other proven mistakes, dearest first" if decisive else "Dearest proven mistakes"
@@ -565,7 +291,7 @@ def _board(number: int, deals: list[Played], viewer: str, contract_tables=None) 
                and d.position.contract.raw == first.contract.raw for d in deals)
     tables = f"{len(deals)} tables" if len(deals) > 1 else "1 table"
     out = [f'<section class="board" id="board-{number}"><h3>{label} '
-           f'<span class="sub">{_e(GAME_NAMES[first.game])} · {tables}</span></h3>']
+           f'<span class="sub">{_e(game_name(first.game))} · {tables}</span></h3>']
     if same:
         # one deal, the same contract at every table: its hands once (a seat's name differs
         # from table to table, so the seats are named by number)
@@ -599,7 +325,7 @@ def _players(deals: list[Played]) -> str:
     for (game, kind), totals in player_totals(deals).items():
         unit = ("goals (1: a goal made or not)" if kind == "goals"
                 else "; ".join(meanings[(game, kind)]))
-        out.append(f'<h3>{_e(GAME_NAMES[game])} <span class="sub">values: {_e(unit)}</span></h3>')
+        out.append(f'<h3>{_e(game_name(game))} <span class="sub">values: {_e(unit)}</span></h3>')
         out.append('<div class="scroll"><table class="players" data-game="' + _e(game)
                    + '" data-kind="' + kind + '"><thead><tr><th>player</th><th>deals</th>'
                    '<th>cards</th><th>given away</th><th>per deal</th><th>proven mistakes</th>'
@@ -703,7 +429,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
     named in the header by its name alone (a page is mailed: the folders it was made in
     are nobody's business); ``tables``: the contract tables of the deals
     (:func:`atout.present.report_tables.read_tables`), each board's shown under its hands and each
-    table's bidding verdict beside its play."""
+    table's word on the contract played beside its play."""
     deals = session.deals
     groups = boards(deals)
     games = sorted({d.position.game for d in deals})
@@ -711,7 +437,7 @@ def page(session: Session, title: str = "Session analysis", viewer: str = DEFAUL
     cards = sum(len(d.result["plays"]) for d in deals)
     judged = sum(1 for d in deals for p in d.result["plays"]
                  if verdict(p).judged)
-    meta = (f'{len(deals)} deals analysed ({", ".join(GAME_NAMES[g] for g in games)}), '
+    meta = (f'{len(deals)} deals analysed ({", ".join(game_name(g) for g in games)}), '
             f'{len(groups)} boards; {cards} cards, {judged} with a verdict (the rest not '
             f'judged in the time: {limit} deals stopped by the limit)'
             + (f'; {len(session.failed)} not analysed' if session.failed else "")

@@ -2,7 +2,7 @@
 
 ``atout batch --table`` writes one line per deal: its contract table with the deal
 (``position``).  Each board of the page then shows its table — who could have made what,
-and the par — under its hands, and each table's play the bidding verdict for the
+and the par — under its hands, and each table's play what the table says of the
 contract played there ("garde by seat 1: made with best play; could also have made: seat 3
 a garde sans").  A deal's own table is found by its id, else a table of the same deal as
 dealt (the same hands and cards outside them: a duplicate board's other tables).
@@ -14,18 +14,19 @@ import html
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from atout.contract_table import contracts_of, verdict_in
+from atout.contract_table import contracts_of, played_in
 from atout.dealt import dealt
 from atout.errors import PositionError
+from atout.games import GAME
 from atout.jsonl import MAX_LINE_BYTES, decode_json, result_position, split_lines
 from atout.position import Position
 from atout.printable import printable
-from atout.present.table_text import contract_name, grid, legend, par_text, verdict_text
+from atout.present.table_text import contract_name, grid, legend, par_text, played_text
 
-__all__ = ["Tables", "read_tables", "board_table", "deal_verdict"]
+__all__ = ["Tables", "read_tables", "board_table", "deal_played"]
 
 #: the contracts a cell of each game's table may name ("garde" stands for the prise)
-_CONTRACTS = {game: set(contracts_of(game)) for game in ("fr3", "fr4", "fr5", "priest5", "at4")}
+_CONTRACTS = {game: set(contracts_of(game)) for game in GAME}
 
 
 @dataclass
@@ -194,7 +195,7 @@ def _e(text: Any) -> str:
 def _as_read(table: dict, position: Position) -> dict:
     """The table with what the page needs to read it: an Austrian table written before
     tables said their counting counts in the deal's."""
-    if table.get("game") == "at4" and "counting" not in table:
+    if position.rules.facts.countings and "counting" not in table:
         return dict(table, counting=position.contract.counting)
     return table
 
@@ -235,13 +236,13 @@ def board_table(position: Position, tables: Tables | None, names=None) -> str:
             f"{note}{missing}</details>")
 
 
-def deal_verdict(position: Position, tables: Tables | None, names=None) -> str:
-    """The HTML of the bidding verdict for the contract played at one table (empty when no
+def deal_played(position: Position, tables: Tables | None, names=None) -> str:
+    """The HTML of what the table says of the contract played at one table (empty when no
     table of its deal was given, or in Trischaken); ``names``: that table's players."""
     table = tables.of(position) if tables is not None else None
     if table is None:
         return ""
-    played = verdict_in(table, position)
+    played = played_in(table, position)
     if played is None:
         return ""
-    return f'<p class="bidding">Bidding: {_e(verdict_text({"played": played}, names=names))}</p>'
+    return f'<p class="bidding">Bidding: {_e(played_text({"played": played}, names=names))}</p>'

@@ -1,4 +1,4 @@
-"""A contract table in words (``atout table --text``) and the bidding verdict sentence
+"""A contract table in words (``atout table --text``) and the sentence on the contract played
 that ``atout report`` prints beside a board's play.
 
 The grid has a row per declarer (and, where a cell is asked per card called or per
@@ -13,19 +13,14 @@ viewer's header's way (:func:`atout.present.words.contract_words`).
 from __future__ import annotations
 
 from atout.cards import card, is_trump, rank, suit
+from atout.games import AUSTRIAN, FRENCH, GAME, PRIESTERTAROCK
 from atout.printable import printable
-from .words import card_text, contract_words, plain, standard_points
+from .words import (WORDS, card_text, contract_column, contract_words, plain, standard_points,
+                    words_of)
 
-__all__ = ["describe_table", "grid", "cell_text", "contract_name", "verdict_text", "par_text",
+__all__ = ["describe_table", "grid", "cell_text", "contract_name", "played_text", "par_text",
            "legend", "value_text", "seat_name"]
 
-_GAMES = {"fr3": "French Tarot (3)", "fr4": "French Tarot (4)", "fr5": "French Tarot (5)",
-          "priest5": "Priestertarock", "at4": "Austrian Tarock"}
-#: the French columns, in the table's order: the best écart's garde, the taker's own
-_FR_COLUMNS = ("Prise/garde", "own écart", "Garde sans", "Garde contre")
-#: the Austrian columns: the game, then each announcement
-_AT4_COLUMNS = ("contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ultimo",
-                "marabu_ultimo", "koenig_ultimo")
 #: how many cells a sentence names before "and N more"
 NAMED = 4
 
@@ -34,10 +29,8 @@ def contract_name(name: str | None, column: bool = True, ascii: bool = False) ->
     """A contract or announcement as a player writes it: ``Garde sans``, ``Pagat ultimo``,
     ``König ultimo``; the French garde's column is ``Prise/garde`` (``column=False``:
     ``Garde``)."""
-    if name is None:
-        return "pass"
-    if name == "garde" and column:
-        return "Prise/garde"
+    if column or name is None:
+        return contract_column(name, ascii)
     return contract_words(name, ascii)
 
 
@@ -51,7 +44,7 @@ def seat_name(seat: int, names=None) -> str:
 def value_text(value: int, table: dict, ascii: bool = False) -> str:
     """A cell's value as the rest of the project writes it: an Austrian count in thirds
     (standard counting) as ``55⅔``, every other value as it is."""
-    if table.get("game") == "at4" and table.get("counting") == "standard":
+    if table.get("counting") == "standard":          # (Austrian Tarock's, in thirds)
         return standard_points(value, ascii)
     return str(value)
 
@@ -77,18 +70,7 @@ def cell_text(cell: dict, values: bool = True, table: dict | None = None,
 
 def legend(table: dict, ascii: bool = False) -> str:
     """What a table's numbers count, in one sentence (the ranges "open a..b" too)."""
-    game = table.get("game")
-    if game in ("fr3", "fr4", "fr5"):
-        what = "the deal's score per defender, from the taker's side (made: positive)"
-    elif game == "priest5":
-        what = "the caller's party's card points minus the other party's"
-    elif table.get("counting") == "standard":
-        what = (f"the declarer's camp's card points, counted in threes (made with "
-                f"{standard_points(107, ascii)} of 70); an announcement or a negative game: "
-                "made or down")
-    else:
-        what = ("the declarer's camp's card points (made with 54 of 106); an announcement "
-                "or a negative game: made or down")
+    what = words_of(table["game"]).table_value[table.get("counting") or "seed"]
     return plain(f"numbers: {what}; open a..b: not proven yet, the value lies from a to b; "
                  "–: no such cell", ascii)
 
@@ -105,49 +87,81 @@ def _call_card(calls: list) -> str | None:
     return max(cs)
 
 
-def _row_and_column(game: str, cell: dict, ascii: bool, names) -> tuple[str, str]:
-    seat = seat_name(cell["seat"], names)
-    if game == "priest5":
+def _called(cell: dict, ascii: bool, names) -> str:
+    if not cell.get("called"):
+        return ""
+    partner = cell.get("partner")
+    return (f" calling {card_text(cell['called'], ascii)} "
+            f"({'alone' if partner is None else 'partner ' + seat_name(partner, names)})")
+
+
+class _FrenchLayout:
+    """A row per taker (and card called), a column per contract: the best écart's garde,
+    the taker's own beside it, the garde sans and contre."""
+
+    def place(self, cell: dict, ascii: bool, names) -> tuple[str, str]:
+        row = seat_name(cell["seat"], names) + _called(cell, ascii, names)
+        if cell["contract"] == "garde" and cell.get("ecart") == "given":
+            return row, "own écart"
+        return row, contract_name(cell["contract"])
+
+    def order(self, facts, ascii: bool, names):
+        garde, *higher = facts.columns
+        order = [contract_name(garde), "own écart"] + [contract_name(c) for c in higher]
+        return lambda c: order.index(c) if c in order else len(order)
+
+
+class _PriestLayout:
+    """A row per caller, a column per partner in seat order (the card that calls it in the
+    cell), then alone."""
+
+    def place(self, cell: dict, ascii: bool, names) -> tuple[str, str]:
+        seat = seat_name(cell["seat"], names)
         if cell["contract"] == "alone":
             return seat, "Alone"
         return seat, f"with {seat_name(cell['partner'], names)}"
-    called = ""
-    if cell.get("called"):
-        partner = cell.get("partner")
-        called = (f" calling {card_text(cell['called'], ascii)} "
-                  f"({'alone' if partner is None else 'partner ' + seat_name(partner, names)})")
-    if game == "at4":
-        return (f"{seat} {contract_name(cell['contract'], ascii=ascii)}{called}",
+
+    def order(self, facts, ascii: bool, names):
+        partners = {f"with {seat_name(s, names)}": s for s in range(facts.seats)}
+        return lambda c: partners.get(c, facts.seats)
+
+
+class _AustrianLayout:
+    """A row per declarer, game (and king called), a column per goal: the game, then each
+    announcement in the seed's order."""
+
+    def place(self, cell: dict, ascii: bool, names) -> tuple[str, str]:
+        return (f"{seat_name(cell['seat'], names)} "
+                f"{contract_name(cell['contract'], ascii=ascii)}{_called(cell, ascii, names)}",
                 contract_name(cell.get("objective", "contract"), ascii=ascii))
-    if cell["contract"] == "garde" and cell.get("ecart") == "given":
-        return seat + called, "own écart"
-    return seat + called, contract_name(cell["contract"])
+
+    def order(self, facts, ascii: bool, names):
+        order = [contract_name(o, ascii=ascii) for o in facts.columns]
+        return lambda c: order.index(c) if c in order else len(order)
+
+
+#: each rulebook's grid
+_LAYOUT = {FRENCH: _FrenchLayout(), PRIESTERTAROCK: _PriestLayout(), AUSTRIAN: _AustrianLayout()}
 
 
 def grid(table: dict, ascii: bool = False, names=None) -> tuple[list[str], dict[str, dict[str, str]]]:
     """The table laid out as ``--text`` and ``atout report`` show it: (the column names,
     {row name: {column: the cell in words}}).  ``names``: the players, by seat."""
-    game = table["game"]
+    facts = GAME[table["game"]]
+    layout = _LAYOUT[facts.family]
     rows: dict[str, dict[str, str]] = {}
     columns: list[str] = []
     for cell in table["cells"]:
-        row, col = _row_and_column(game, cell, ascii, names)
+        row, col = layout.place(cell, ascii, names)
         text = cell_text(cell, table=table, ascii=ascii)
-        if game == "priest5" and cell["contract"] == "call":
+        if cell["contract"] == "call":         # priest5: the card that calls this partner
             call = _call_card(cell.get("calls") or [])
             if call is not None:
                 text += f", call {card_text(call, ascii)}"
         if col not in columns:
             columns.append(col)
         rows.setdefault(row, {})[col] = text
-    if game in ("fr3", "fr4", "fr5"):
-        columns.sort(key=lambda c: _FR_COLUMNS.index(c) if c in _FR_COLUMNS else len(_FR_COLUMNS))
-    elif game == "at4":              # the game, then its announcements in the seed's order
-        order = [contract_name(o, ascii=ascii) for o in _AT4_COLUMNS]
-        columns.sort(key=lambda c: order.index(c) if c in order else len(order))
-    elif game == "priest5":          # the partners in seat order, then alone
-        partners = {f"with {seat_name(s, names)}": s for s in range(5)}
-        columns.sort(key=lambda c: partners.get(c, 5))
+    columns.sort(key=layout.order(facts, ascii, names))
     return [plain(c, ascii) for c in columns], \
         {row: {plain(c, ascii): t for c, t in cols.items()} for row, cols in rows.items()}
 
@@ -160,7 +174,7 @@ def describe_table(table: dict, ascii: bool = False) -> str:
     if table.get("status") == "error":
         return f"{label}: refused: {table.get('field')}: {table.get('reason')}"
     game = table["game"]
-    lines = [f"{label}: {_GAMES.get(game, game)}, the deal as dealt (seat {table['first']} "
+    lines = [f"{label}: {WORDS[game].name if game in WORDS else game}, the deal as dealt (seat {table['first']} "
              f"bids and leads first)"]
     columns, rows = grid(table, ascii)
     width = max(len(r) for r in rows) if rows else 4
@@ -178,7 +192,7 @@ def describe_table(table: dict, ascii: bool = False) -> str:
         if cell.get("ecart") == "searched":
             lines.append(plain(_ecart_line(cell, ascii), ascii))
     lines.append(plain(par_text(table, ascii), ascii))
-    played = verdict_text(table, ascii)
+    played = played_text(table, ascii)
     if played:
         lines.append(plain(f"the contract played: {played}", ascii))
     for gap in table.get("missing", []):
@@ -272,8 +286,8 @@ def par_text(table: dict, ascii: bool = False, names=None) -> str:
     return text + " so far — not proven" + could
 
 
-def verdict_text(table: dict, ascii: bool = False, names=None) -> str | None:
-    """The bidding verdict for the contract played: ``Garde by seat 1: made with best
+def played_text(table: dict, ascii: bool = False, names=None) -> str | None:
+    """The contract played, as the table sees it: ``Garde by seat 1: made with best
     play; could also have made: Garde sans by seat 3``.  None when the table has none
     (Trischaken)."""
     played = table.get("played")

@@ -10,17 +10,14 @@ from __future__ import annotations
 import sys
 
 from atout.cards import EXCUSE, Card, is_trump, suit, token
-from atout.games import EXCUSE_FRENCH
+from atout.games import AUSTRIAN, EXCUSE_FRENCH, FRENCH, PRIESTERTAROCK
 from atout.printable import printable
 
 from . import view
 from .view import roles, won_so_far
-from .words import SYMBOLS, card_text, cards_text, plain, standard_points
+from .words import SYMBOLS, card_text, cards_text, game_name, plain, standard_points, words_of
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-_DECLARER = {"fr3": "taker", "fr4": "taker", "fr5": "taker", "priest5": "caller", "at4": "declarer"}
-GAME_NAMES = {"fr3": "French Tarot (3)", "fr4": "French Tarot (4)", "fr5": "French Tarot (5)",
-              "priest5": "Priestertarock", "at4": "Austrian Tarock"}
 
 
 def can_encode_symbols(stream=None) -> bool:
@@ -67,7 +64,7 @@ def contract_text(pos, ascii: bool = False, partner_known: bool = True) -> str:
     """The game's name and the contract in the viewer's words (:func:`.view.contract_text`);
     ``partner_known=False``: as a seat that cannot yet tell who holds the called card
     sees it."""
-    return plain(f"{GAME_NAMES[pos.game]}, {view.contract_text(pos, partner_known, ascii)}",
+    return plain(f"{game_name(pos.game)}, {view.contract_text(pos, partner_known, ascii)}",
                  ascii)
 
 
@@ -84,7 +81,6 @@ def _label(ident, ascii: bool) -> str:
 def describe_position(pos, ascii: bool = False) -> str:
     """The position as a player reads it: contract, hands by seat with roles, what lies
     outside the hands, the tricks so far with their winners, and the points won."""
-    con = pos.contract
     role = roles(pos)
     lines = [f"{_label(pos.id, ascii)}: {contract_text(pos, ascii)}"]
     width = max(len(r) for r in role)
@@ -92,23 +88,7 @@ def describe_position(pos, ascii: bool = False) -> str:
     for s in range(pos.seats):
         mark = "  <- to play" if s == pos.to_play else ""
         lines.append(f"  seat {s} {role[s]:<{width}}  {hand_text(pos.rules, pos.held[s], ascii)}{mark}")
-    raw = con.raw if isinstance(con.raw, dict) else {}
-    if pos.game.startswith("fr"):
-        name = "écart" if con.bid in ("prise", "garde") else "dog"
-        if ascii:
-            name = name.replace("é", "e")
-        owner = "the taker's" if con.outside[0] else "the defence's"
-        cards = con.outside[0] or con.outside[1]
-        lines.append(f"{name} ({owner}): {hand_text(pos.rules, cards, ascii)}")
-    elif pos.game == "priest5":
-        lines.append(f"open cards (dealer seat {con.dealer}'s party): "
-                     f"{hand_text(pos.rules, con.outside[0] + con.outside[1], ascii)}")
-    elif con.bid == "trischaken":
-        lines.append(f"talon (to the winners of tricks 1-6): {cards_text(con.talon, ascii)}")
-    else:
-        for seat, cs in (raw.get("side_cards") or {}).items():
-            lines.append(f"talon cards counting for seat {seat}'s camp: "
-                         f"{cards_text(cs, ascii)}")
+    lines += _OUTSIDE_LINES[pos.rules.facts.family](pos, ascii)
     if pos.tricks or pos.trick:
         lines.append("tricks:")
         for i, t in enumerate(pos.tricks):
@@ -124,16 +104,15 @@ def describe_position(pos, ascii: bool = False) -> str:
         lines.append("points so far: " + ", ".join(f"seat {s} {_num(r['points'])}"
                                                    for s, r in enumerate(rows)))
     elif pos.tricks:
-        side = _DECLARER.get(pos.game, "declarer")
+        side = pos.rules.facts.declarer_role
         tricks = rows[0]["tricks"]
         text = (f"won so far: {side}'s camp {_num(rows[0]['points'])} points in "
                 f"{tricks} trick{'' if tricks == 1 else 's'}, the others "
                 f"{_num(rows[1]['points'])} in {rows[1]['tricks']}")
-        if pos.game.startswith("fr"):
+        if "bouts" in rows[0]:
             text += f"; bouts {rows[0]['bouts']} to {rows[1]['bouts']}"
         if any(n.startswith("Points include") for n in won["notes"]):
-            text += (" (with the talon cards of each camp)" if pos.game == "at4"
-                     else " (with the cards outside the hands)")
+            text += f" (with {view.outside_counted(pos)})"
         lines.append(text)
     if pos.is_finished:
         lines.append("the deal is finished")
@@ -150,14 +129,43 @@ def describe_deal(d, ident=None, ascii: bool = False) -> str:
     from atout.games import rules_for
 
     rules = rules_for(d.game)
-    lines = [f"{_label(ident, ascii)}: {GAME_NAMES[d.game]}, a deal as dealt (no contract yet); "
+    lines = [f"{_label(ident, ascii)}: {game_name(d.game)}, a deal as dealt (no contract yet); "
              f"seat {d.first} leads" + (f", seat {d.dealer} dealt" if d.dealer is not None else ""),
              "hands as dealt:"]
     for s, hand in enumerate(d.hands):
         lines.append(f"  seat {s}  {hand_text(rules, hand, ascii)}")
-    name = {"priest5": "open cards", "at4": "talon"}.get(d.game, "dog")
-    lines.append(f"{name}: {hand_text(rules, d.outside, ascii)}")
+    lines.append(f"{words_of(d.game).outside}: {hand_text(rules, d.outside, ascii)}")
     return plain("\n".join(lines), ascii)
+
+
+def _french_outside(pos, ascii: bool) -> list[str]:
+    con = pos.contract
+    name = "écart" if con.bid in ("prise", "garde") else "dog"
+    if ascii:
+        name = name.replace("é", "e")
+    owner = "the taker's" if con.outside[0] else "the defence's"
+    cards = con.outside[0] or con.outside[1]
+    return [f"{name} ({owner}): {hand_text(pos.rules, cards, ascii)}"]
+
+
+def _priest_outside(pos, ascii: bool) -> list[str]:
+    con = pos.contract
+    return [f"open cards (dealer seat {con.dealer}'s party): "
+            f"{hand_text(pos.rules, con.outside[0] + con.outside[1], ascii)}"]
+
+
+def _austrian_outside(pos, ascii: bool) -> list[str]:
+    con = pos.contract
+    if con.bid == "trischaken":
+        return [f"talon (to the winners of tricks 1-6): {cards_text(con.talon, ascii)}"]
+    raw = con.raw if isinstance(con.raw, dict) else {}
+    return [f"talon cards counting for seat {seat}'s camp: {cards_text(cs, ascii)}"
+            for seat, cs in (raw.get("side_cards") or {}).items()]
+
+
+#: each rulebook's cards outside the hands, in a position's words
+_OUTSIDE_LINES = {FRENCH: _french_outside, PRIESTERTAROCK: _priest_outside,
+                  AUSTRIAN: _austrian_outside}
 
 
 def value_meaning(pos, ascii: bool = False) -> str:
@@ -168,7 +176,7 @@ def value_meaning(pos, ascii: bool = False) -> str:
 def made_text(pos, made) -> str:
     """Whether the taker's/declarer's camp makes its contract with best play, as far as it
     is proven."""
-    camp = {"priest5": "the caller's party"}.get(pos.game, f"the {_DECLARER.get(pos.game, 'declarer')}'s camp")
+    camp = words_of(pos.game).camps[0]
     if made is True:
         return f"proven: {camp} makes its contract with best play"
     if made is False:

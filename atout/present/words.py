@@ -1,21 +1,86 @@
-"""One way of writing what every interface shows: a card, a count of points, a verdict.
+"""One way of writing what every interface shows: a game's words, a card, a count of
+points, a verdict.
 
+Each game's words — its name, what its Excuse is called, a trump's word, its camps, the
+cards outside the hands — are its :class:`GameWords`, one table (:data:`WORDS`) beside
+the rules' records (:data:`atout.games.GAME`); the viewer's page reads the same table from
+the server (``GET /api/games``, :func:`atout.present.view.games`), so nothing here is
+written twice.
 The terminal (``atout show``, ``solve --text``, ``analyze``), the report, the picture and
-the viewer's table (:mod:`.view`) all write these through this module, so that a card
-reads the same everywhere: ``K♠`` (``KS`` in ASCII), ``21 atout``, ``Excuse`` in a
-sentence, ``T21`` and ``EX`` in a compact column; an Austrian Tarock count in thirds as
-``12⅔``; a card's verdict as ``·``, ``12``, ``≥12``, ``?`` or in words.  (The viewer's
-page writes the same in server/static/review.js.)
+the viewer's table (:mod:`.view`) all write through this module, so that a card reads the
+same everywhere: ``K♠`` (``KS`` in ASCII), ``21 atout``, ``Excuse`` in a sentence, ``T21``
+and ``EX`` in a compact column; an Austrian Tarock count in thirds as ``12⅔``; a card's
+verdict as :class:`~atout.verdict.Verdict` writes itself (``·``, ``12``, ``≥12``, ``?`` or
+in words).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from atout.cards import Card, token
-from atout.verdict import Verdict, VerdictKind
+from atout.games import GAME, game_of
+from atout.verdict import Verdict
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-#: the Excuse's name in each game, as players call it
-EXCUSE_NAME = {"fr3": "Excuse", "fr4": "Excuse", "fr5": "Excuse", "priest5": "Narr", "at4": "Sküs"}
+
+
+@dataclass(frozen=True)
+class GameWords:
+    """How a player names what one game has."""
+
+    #: the game's name, as every interface heads a deal with it
+    name: str
+    #: the card EX, as players call it in this game
+    excuse: str
+    #: a trump in a sentence: "21 atout", "21 tarock"
+    trump: str
+    #: the declarer's camp and the others', in a sentence
+    camps: tuple[str, str]
+    #: the cards outside the hands of a deal as dealt
+    outside: str
+    #: what a contract table's numbers count, by counting (the seed's: ``seed``)
+    table_value: dict
+    #: at4's countings as the editor offers them
+    countings: dict = field(default_factory=dict)
+
+    @property
+    def camp_labels(self) -> tuple[str, str]:
+        """The camps as a row of a table heads them: "Taker's camp", "Defence"."""
+        return tuple(c.removeprefix("the ")[:1].upper() + c.removeprefix("the ")[1:]
+                     for c in self.camps)
+
+
+_FRENCH_CAMPS = ("the taker's camp", "the defence")
+_FRENCH_TABLE = {"seed": "the deal's score per defender, from the taker's side (made: positive)"}
+_GOALS = "an announcement or a negative game: made or down"
+#: every game's words, by the game's name (the rules' records name the same games)
+WORDS: dict[str, GameWords] = {
+    "fr4": GameWords("French Tarot (4)", "Excuse", "atout", _FRENCH_CAMPS, "dog", _FRENCH_TABLE),
+    "fr3": GameWords("French Tarot (3)", "Excuse", "atout", _FRENCH_CAMPS, "dog", _FRENCH_TABLE),
+    "fr5": GameWords("French Tarot (5)", "Excuse", "atout", _FRENCH_CAMPS, "dog", _FRENCH_TABLE),
+    "priest5": GameWords(
+        "Tessiner Priestertarock", "Narr", "tarock", ("the caller's party", "the other party"),
+        "open cards", {"seed": "the caller's party's card points minus the other party's"}),
+    "at4": GameWords(
+        "Austrian Tarock", "Sküs", "tarock", ("the declarer's camp", "the opponents"), "talon",
+        {"seed": f"the declarer's camp's card points (made with 54 of 106); {_GOALS}",
+         "standard": ("the declarer's camp's card points, counted in threes (made with 35⅔ "
+                      f"of 70); {_GOALS}")},
+        countings={"seed": "seed (54 of 106)", "standard": "standard (in threes)"}),
+}
+assert set(WORDS) == set(GAME), "every game has its words"
+
+
+def words_of(game: str) -> GameWords:
+    """The words of the game named ``game`` (ValueError for a name that is none)."""
+    game_of(game)
+    return WORDS[game]
+
+
+def game_name(game: str) -> str:
+    """The game's name as every interface writes it: "French Tarot (4)"."""
+    return words_of(game).name
 
 
 def card_text(c: Card | str, ascii: bool = False, game: str | None = None) -> str:
@@ -24,10 +89,10 @@ def card_text(c: Card | str, ascii: bool = False, game: str | None = None) -> st
     ``Sküs``).  Without ``game`` (the compact columns of a table): ``T21``, ``EX``."""
     tok = c if isinstance(c, str) else token(c)
     if game is not None and tok == "EX":
-        name = EXCUSE_NAME[game]
+        name = words_of(game).excuse
         return name.replace("ü", "u") if ascii else name
     if game is not None and tok.startswith("T"):
-        return f"{tok[1:]} {'atout' if game.startswith('fr') else 'tarock'}"
+        return f"{tok[1:]} {words_of(game).trump}"
     if ascii or tok == "EX" or tok.startswith("T"):
         return tok
     return tok[:-1] + SYMBOLS[tok[-1]]
@@ -73,24 +138,20 @@ def standard_points(count: int, ascii: bool = False) -> str:
     return (str(whole) if whole or not third else "") + ("", "⅓", "⅔")[third]
 
 
+def contract_column(name: str | None, ascii: bool = False) -> str:
+    """A contract as the contract table's column heads it: the French garde's column is
+    ``Prise/garde`` (it stands for the prise too); ``pass`` where no contract is made."""
+    if name is None:
+        return "pass"
+    return "Prise/garde" if name == "garde" else contract_words(name, ascii)
+
+
 def verdict_mark(verdict: Verdict, ascii: bool = False) -> str:
-    """In a few characters: ``·`` one of the best cards, ``12`` a mistake costing 12,
-    ``≥12`` a mistake of at least 12 (proven), ``?`` not judged."""
-    if verdict.kind is VerdictKind.BEST:
-        return "." if ascii else "·"
-    if not verdict.exact and verdict.low == 0:      # not judged (nor proven a mistake)
-        return "?"
-    return str(verdict.low) if verdict.exact else f"{'>=' if ascii else '≥'}{verdict.low}"
+    """A verdict as it writes itself in a few characters (:meth:`Verdict.mark`: ``·``,
+    ``12``, ``≥12``, ``?``); kept for the callers of this module."""
+    return verdict.mark(ascii)
 
 
 def verdict_words(verdict: Verdict) -> str:
-    """In words: "one of the best cards", "a mistake costing 12", "a mistake of at
-    least 12 (proven)", "not judged: its cost lies between 0 and 30"; "; decisive"."""
-    if verdict.kind is VerdictKind.BEST:
-        return "one of the best cards"
-    if not verdict.exact and verdict.low == 0:
-        return (f"not judged: its cost lies between 0 and {verdict.high}"
-                + ("; decisive" if verdict.kind is VerdictKind.DECISIVE else ""))
-    text = (f"a mistake costing {verdict.low}" if verdict.exact
-            else f"a mistake of at least {verdict.low} (proven)")
-    return text + ("; decisive" if verdict.kind is VerdictKind.DECISIVE else "")
+    """A verdict in words (:meth:`Verdict.words`); kept for the callers of this module."""
+    return verdict.words()

@@ -3,7 +3,7 @@
 // server's list by its number (#deal=4&card=49&from=48&whatif=6D), any other deal — and
 // one of the list opened from a link — by itself (#d=<the deal, link.js>&card=…).  "Share" gives the second form for every deal:
 // the link carries the deal, so anyone opening it on an atout viewer sees the same table.
-import { state, $ } from "./state.js";
+import { state, $, noteDeal } from "./state.js";
 import { encode, linkParts, readLink, viewNumber, LinkError } from "./link.js";
 
 function viewPart() {
@@ -18,8 +18,8 @@ function dealPart(share) {
   // a deal of the list by its number, unless it came in a link: another viewer's list
   // differs, so the address keeps the deal itself (a reload or a copy shows the same one)
   if (!share && d && !d.shared && !d.fromLink) return "deal=" + state.dealIndex;
-  if (!d.payload) d.payload = encode(d.obj);
-  return "d=" + d.payload;
+  if (!d.payload) noteDeal(state.dealIndex, { payload: encode(d.obj) });
+  return "d=" + state.deals[state.dealIndex].payload;
 }
 
 export function linkHash() { return "#" + dealPart(false) + "&" + viewPart(); }

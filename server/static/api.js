@@ -1,6 +1,6 @@
 // Talking to the server: the JSON API (token, errors) and the searches under way, one per
 // slot, stopped when the page moves on.
-import { state } from "./state.js";
+import { state, setRequest } from "./state.js";
 import { withCardText } from "./cards.js";
 
 // A server started with --token-file wants every API request to carry its token: asked for
@@ -78,7 +78,7 @@ export async function validate(obj) {
 // goes away; 409: a newer request from this tab took its place).
 export function startRequest(slot, key, path, body, delay, tick, done, fail) {
   const job = { key, controller: new AbortController(), started: performance.now(), timer: null };
-  state[slot] = job;
+  setRequest(slot, job);
   tick(job);
   job.timer = setInterval(() => tick(job), 200);
   job.delay = setTimeout(async () => {
@@ -91,7 +91,7 @@ export function startRequest(slot, key, path, body, delay, tick, done, fail) {
     }
     if (state[slot] !== job) return;
     clearInterval(job.timer);
-    state[slot] = null;
+    setRequest(slot, null);
     job.seconds = (performance.now() - job.started) / 1000;
     if (r.ok) done(r.data, job);
     else if (r.status !== 409) fail(fieldMessage(r.data));
@@ -104,5 +104,5 @@ export function stopRequest(slot) {
   clearTimeout(job.delay);
   clearInterval(job.timer);
   job.controller.abort();
-  state[slot] = null;
+  setRequest(slot, null);
 }

@@ -1,6 +1,7 @@
 // Cards as a player reads them: J♥, 21 atout, ★ Excuse — never the file's codes (KS, T21,
 // EX) in a sentence; the codes stay in data-card attributes for the tests and the links.
 import { state, el } from "./state.js";
+import { gameOf } from "./games.js";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -14,15 +15,16 @@ export function parseCard(token) {
   return { kind: "suit", rank: token.slice(0, -1), suit: token.slice(-1) };
 }
 
-function game() { return state.deal ? state.deal.game : ""; }
+// the words of the game shown (the server's, games.js); none before a deal is shown
+function words() { return state.deal ? gameOf(state.deal.game).words : null; }
 
 export function excuseName() {
   if (state.table) return state.table.excuse;
-  return { priest5: "Narr", at4: "Sküs" }[game()] || "Excuse";
+  return words() ? words().excuse : "Excuse";
 }
 
 export function trumpWord() {
-  return game() && !game().startsWith("fr") ? "tarock" : "atout";
+  return words() ? words().trump : "atout";
 }
 
 export function cardName(token) {
@@ -85,7 +87,7 @@ export function signed(v) { return v > 0 ? "+" + v : String(v); }
 // French Tarot and Priestertarock values are gains or losses (+60, −12); Austrian Tarock's
 // are points or counts (49 of 106), where a plus sign would read as a win
 export function isSigned() {
-  return state.table ? state.table.scale.signed : game() !== "at4";
+  return state.table ? state.table.scale.signed : !state.deal || gameOf(state.deal.game).signed;
 }
 export function valueText(v) { return isSigned() ? signed(v) : String(v); }
 export function meanText(v) { return isSigned() ? (v > 0 ? "+" : "") + v.toFixed(1) : v.toFixed(1); }

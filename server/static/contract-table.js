@@ -3,12 +3,14 @@
 // proves them, then the par and the verdict on the contract played.  The table is of the
 // deal as dealt (the cards played do not change it), so it is kept per deal.  It sees
 // every hand: from one seat's view it is not shown.  The words are `atout table --text`'s
-// (atout/present/table_text.py): contracts as players write them, a legend for the numbers.
-// Imports only the page's state, the API and the cards (no module imports this one but
-// viewer.js, deals.js and seat.js).
+// (atout/present/table_text.py): contracts as players write them (the server's words,
+// games.js), a legend for the numbers; each rulebook's grid laid out by its LAYOUT below.
+// Imports only the page's state, the API, the cards and the games (no module imports this one
+// but viewer.js, deals.js and seat.js).
 import { state, $, el, plural, TAB } from "./state.js";
 import { post, postLines, fieldMessage } from "./api.js";
 import { cardText } from "./cards.js";
+import { columnWords, contractWords, gameOf } from "./games.js";
 
 const tables = new Map();       // deal key -> {cells: Map, table, status, seconds, limit}
 let running = null;             // {key, controller, started, timer, limit, stopping}
@@ -16,38 +18,28 @@ const SLOT = TAB + "-ctable";
 // seconds a stopped table may take to say what it proved before its request is dropped
 const STOP_PATIENCE = 5000;
 
-// contracts and announcements as players write them (atout/present/words.py contract_words)
-const WORDS = { garde_sans: "Garde sans", garde_contre: "Garde contre", koenig_ultimo: "König ultimo",
-                contract: "Game", call: "Call", alone: "Alone" };
-const words = (n) => WORDS[n] || (n.charAt(0).toUpperCase() + n.slice(1)).replace(/_/g, " ");
-const column = (n) => (n === "garde" ? "Prise/garde" : words(n));
-const FR_COLUMNS = ["Prise/garde", "own écart", "Garde sans", "Garde contre"];
-const AT4_COLUMNS = ["contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ultimo",
-                     "marabu_ultimo", "koenig_ultimo"].map(words);
 // the deal the table is of: the one being entered while the editor is open (a deal as dealt,
 // or the position once bid), else the deal shown
 const subject = () => (state.editing !== null ? state.editing.deal : state.deal);
 const seatView = () => state.editing === null && state.viewSeat !== null;
 const dealKey = () => (subject() ? JSON.stringify(Object.assign({}, subject(), { played: [] })) : "");
 const cellKey = (c) => [c.seat, c.contract, c.called, c.partner, c.objective, c.ecart].join("|");
-const french = (game) => game.startsWith("fr");
 const seatName = (s) => "seat " + s;
+// contracts and announcements as players write them, in the game of the deal the table is of
+const words = (n) => contractWords(subject() && subject().game, n);
+const column = (n) => columnWords(subject() && subject().game, n);
 
 // an Austrian count in thirds (standard counting) as a player says it: 167 -> 55⅔
 function points(v) {
   const d = subject();
-  if (!d || d.game !== "at4" || (d.contract && d.contract.counting) !== "standard") return String(v);
+  if (!d || (d.contract && d.contract.counting) !== "standard") return String(v);
   const whole = Math.floor(v / 3), third = v - 3 * whole;
   return (whole || !third ? String(whole) : "") + ["", "⅓", "⅔"][third];
 }
 
 // the legend: what the numbers count (atout/present/table_text.py legend)
 function legend(game) {
-  let what;
-  if (french(game)) what = "the deal's score per defender, from the taker's side (made: positive)";
-  else if (game === "priest5") what = "the caller's party's card points minus the other party's";
-  else if ((subject().contract || {}).counting === "standard") what = "the declarer's camp's card points, counted in threes (made with 35⅔ of 70); an announcement or a negative game: made or down";
-  else what = "the declarer's camp's card points (made with 54 of 106); an announcement or a negative game: made or down";
+  const what = gameOf(game).words.table_value[(subject().contract || {}).counting || "seed"];
   return "Numbers: " + what + "; open a…b: not proven yet, the value lies from a to b; –: no such cell.";
 }
 
@@ -60,16 +52,38 @@ function callCard(calls) {
   return suits.reduce((a, b) => (RANKS.indexOf(b.slice(0, -1)) > RANKS.indexOf(a.slice(0, -1)) ? b : a));
 }
 
-// the row and the column a cell goes in, as `atout table --text` lays them out
-function place(game, c) {
-  const seat = seatName(c.seat);
-  if (game === "priest5") return [seat, c.contract === "alone" ? "Alone" : "with " + seatName(c.partner)];
-  let called = "";
-  if (c.called) called = " calling " + cardText(c.called) + " (" + (c.partner === null || c.partner === undefined ? "alone" : "partner " + seatName(c.partner)) + ")";
-  if (game === "at4") return [seat + " " + words(c.contract) + called, words(c.objective || "contract")];
-  if (c.contract === "garde" && c.ecart === "given") return [seat + called, "own écart"];
-  return [seat + called, column(c.contract)];
-}
+const calling = (c) => (c.called ? " calling " + cardText(c.called) + " (" + (c.partner === null || c.partner === undefined ? "alone" : "partner " + seatName(c.partner)) + ")" : "");
+
+// each rulebook's grid, as `atout table --text` lays it out (atout/present/table_text.py):
+// place(c) -> [the row, the column] a cell goes in; order(facts) -> a column's rank
+const LAYOUT = {
+  // a row per taker (and card called); the best écart's garde, the taker's own, sans, contre
+  french: {
+    place(c) {
+      if (c.contract === "garde" && c.ecart === "given") return [seatName(c.seat) + calling(c), "own écart"];
+      return [seatName(c.seat) + calling(c), column(c.contract)];
+    },
+    order(facts) {
+      const [garde, ...higher] = facts.columns;
+      const names = [column(garde), "own écart"].concat(higher.map(column));
+      return (col) => (names.includes(col) ? names.indexOf(col) : names.length);
+    },
+  },
+  // a row per caller; a column per partner in seat order, then alone
+  priestertarock: {
+    place: (c) => [seatName(c.seat), c.contract === "alone" ? "Alone" : "with " + seatName(c.partner)],
+    order: (facts) => (col) => (col === "Alone" ? facts.seats : Number(col.slice(-1))),
+  },
+  // a row per declarer and game (and king called); the game, then each announcement
+  austrian: {
+    place: (c) => [seatName(c.seat) + " " + words(c.contract) + calling(c), words(c.objective || "contract")],
+    order(facts) {
+      const names = facts.columns.map(words);
+      return (col) => names.indexOf(col);
+    },
+  },
+};
+const layout = (game) => LAYOUT[gameOf(game).family];
 
 function verdict(c, game) {
   const word = c.made === true ? "made" : c.made === false ? "down" : "open";
@@ -78,7 +92,7 @@ function verdict(c, game) {
   let text = word;
   if (c.value !== null && c.value !== undefined && !binary) text = word + " " + points(c.value);
   else if (c.made === null && lo !== null && hi !== null && !binary) text = word + " " + points(lo) + "…" + points(hi);
-  if (game === "priest5" && c.contract === "call") {
+  if (c.contract === "call") {        // priest5: the card that calls this partner
     const call = callCard(c.calls);
     if (call) text += ", call " + cardText(call);
   }
@@ -130,13 +144,8 @@ function ecartLine(c, cells) {
 }
 
 function order(game, columns) {
-  if (french(game)) columns.sort((a, b) => FR_COLUMNS.indexOf(a) - FR_COLUMNS.indexOf(b));
-  else if (game === "at4") columns.sort((a, b) => AT4_COLUMNS.indexOf(a) - AT4_COLUMNS.indexOf(b));
-  else if (game === "priest5") {
-    const at = (c) => (c === "Alone" ? 5 : Number(c.slice(-1)));
-    columns.sort((a, b) => at(a) - at(b));
-  }
-  return columns;
+  const rank = layout(game).order(gameOf(game));
+  return columns.sort((a, b) => rank(a) - rank(b));
 }
 
 export function drawContractTable() {
@@ -147,7 +156,7 @@ export function drawContractTable() {
   $("ctable-stop").hidden = running === null;
   $("ctable-stop").disabled = running !== null && running.stopping;
   $("ctable-seat-note").hidden = !seatOnly;
-  $("ctable-ecart-note").hidden = !deal || !french(deal.game);
+  $("ctable-ecart-note").hidden = !deal || !gameOf(deal.game).ecart;
   $("ctable-editing").hidden = state.editing === null;
   $("ctable-editing").textContent = state.editing === null ? "" : state.editing.note;
   const shown = seatOnly ? null : tables.get(dealKey());
@@ -166,7 +175,7 @@ export function drawContractTable() {
   const cells = shown.table ? shown.table.cells : [...shown.cells.values()];
   const rows = new Map(), columns = [];
   for (const c of cells) {
-    const [row, col] = place(game, c);
+    const [row, col] = layout(game).place(c);
     if (!columns.includes(col)) columns.push(col);
     if (!rows.has(row)) rows.set(row, new Map());
     rows.get(row).set(col, c);
@@ -196,7 +205,7 @@ export function drawContractTable() {
   if (t) {
     $("ctable-par").textContent = parText(t.par);
     if (t.played) {
-      let text = "The contract played: " + (t.played.contract === "chiamo" ? "Chiamo" : words(t.played.contract)) + " by seat " + t.played.seat + ": " +
+      let text = "The contract played: " + words(t.played.contract) + " by seat " + t.played.seat + ": " +
         (t.played.made === true ? "made with best play" : t.played.made === false ? "down with best play" : "not proven either way");
       if (t.played.higher.length) text += "; could also have made: " + named(t.played.higher);
       $("ctable-played").textContent = text + ".";

@@ -1,61 +1,26 @@
 // The deals the page offers: the server's (`atout view FILE`, its refused lines said on the
 // page), the examples, the positions opened or pasted in this tab, and a deal that came in
-// a link; loading one of them at the card, what-if and view its address asks for.
-import { state, $, el, plural } from "./state.js";
+// a link; loading one of them at the card, what-if and view its address asks for.  Its
+// view: deals-view.js.
+import { state, plural, addDeal, noteDeal, openDeal, setLine, setRecording, setViewSeat } from "./state.js";
 import { api, post, fieldMessage, validate } from "./api.js";
 import { withCardText } from "./cards.js";
 import { encode } from "./link.js";
 import { readAddress, linkHash } from "./address.js";
 import { keptEntered, enteredDeal, ENTERED_GROUP } from "./record.js";
 import { emit } from "./events.js";
+import { drawChosen, drawRefused, fillDeals, notice, openInput } from "./deals-view.js";
 
-export function showDealError(message) {
-  const box = $("input-error");
-  box.textContent = message;
-  box.hidden = false;
-  openInput(true);
-}
-
-// something the page could not do as asked (a link, the server's file): said above the
-// table, after what is said there already with `more`
-export function notice(message, items, more) {
-  const box = $("notice");
-  if (!more) box.replaceChildren();
-  if (message) box.append(el("div", null, message));
-  if (items && items.length) {
-    const ul = el("ul");
-    for (const item of items) ul.append(el("li", null, item));
-    box.append(ul);
-  }
-  box.hidden = !box.childNodes.length;
-}
-
-export function openInput(open) {
-  $("input-panel").hidden = !open;
-  $("toggle-input").setAttribute("aria-expanded", String(open));
-}
+export { notice, openInput, showDealError } from "./deals-view.js";
 
 function label(obj, i) {
   const id = obj.id !== undefined && obj.id !== null ? String(obj.id) : "position " + (i + 1);
   return id + " · " + obj.game;
 }
 
-function fillDeals() {
-  const sel = $("deal-select");
-  sel.replaceChildren();
-  const groups = new Map();
-  state.deals.forEach((d, i) => {
-    if (!groups.has(d.group)) { const g = el("optgroup"); g.label = d.group; groups.set(d.group, g); sel.append(g); }
-    const o = el("option", null, d.label);
-    o.value = String(i);
-    groups.get(d.group).append(o);
-  });
-  sel.value = String(state.dealIndex);
-}
-
 function addDeals(objs, group, shared) {
   const first = state.deals.length;
-  objs.forEach((obj, i) => state.deals.push({ obj, label: label(obj, i), group, shared }));
+  objs.forEach((obj, i) => addDeal({ obj, label: label(obj, i), group, shared }));
   fillDeals();
   return first;
 }
@@ -66,23 +31,13 @@ const cardsInDeal = (deal) => deal.hands.reduce((n, hand) => n + hand.length, 0)
 // through the play (a puzzle) opens where it stands, a finished deal at its first card
 export async function loadDeal(i, view) {
   const seats = state.deals[i].obj.hands.length;
-  if (view && view.seat !== null && view.seat < seats) state.viewSeat = view.seat;
+  if (view && view.seat !== null && view.seat < seats) setViewSeat(view.seat);
   // what the command line refuses (docs/format.md, "Reading a link") is said, and left out
   else if (view && view.seat !== null) notice("This link's seat: seat " + view.seat + " does not exist (0.." + (seats - 1) + "): every hand is shown.", null, true);
   emit("deal-closing");           // the searches of the deal shown stop
-  state.dealIndex = i;
-  state.deal = state.deals[i].obj;
-  state.real = (state.deal.played || []).slice();
-  state.line = state.real.slice();
-  state.whatIfFrom = null;
-  state.tables.clear();
-  state.solves.clear();
-  state.advices.clear();
-  state.analysis = null;
-  state.analysisLine = null;
-  $("deal-select").value = String(i);
+  openDeal(i);
+  drawChosen(i);
   emit("deal-opened");            // its panels filled in for it
-  $("analysis-status").textContent = "";
   let k = state.real.length < cardsInDeal(state.deal) ? state.real.length : 0;
   if (view && view.card !== null) k = view.card;
   if (view && view.whatif) {
@@ -98,8 +53,7 @@ export async function loadDeal(i, view) {
       notice("This link's what-if line could not be played (" + refused + "): the real play is shown.");
       k = Math.min(Math.max(0, from || 0), state.real.length);
     } else {
-      state.line = line;
-      state.whatIfFrom = from;
+      setLine(line, from);
     }
   }
   // the value of the position shown is asked for before the review: on a server with one
@@ -116,7 +70,7 @@ export async function loadDeal(i, view) {
 // play entered so far
 export function showEntered(obj, recording) {
   const i = enteredDeal(obj, recording);
-  state.deals[i].label = label(obj, 0);
+  noteDeal(i, { label: label(obj, 0) });
   fillDeals();
   return loadDeal(i, { card: (obj.played || []).length, from: null, whatif: null, seat: null });
 }
@@ -190,22 +144,7 @@ export async function loadText(text, source) {
 // what a file or a paste gave: its refused lines said, its positions in the list and the
 // first shown; a deal as dealt (no contract yet) opens in the editor, at its bidding
 function showLoaded(problems, objs, deals, source, named) {
-  const box = $("input-error");
-  box.hidden = !problems.length;
-  if (problems.length) {
-    // shown, and left open, even when the good positions are loaded below it
-    box.replaceChildren(el("strong", null, objs.length
-      ? plural(problems.length, "position") + " refused; " +
-        (objs.length === 1 ? "the other one is" : "the other " + objs.length + " are") + " in the list:"
-      : problems.length === 1 ? "This position is refused:" : "These positions are refused:"));
-    const ul = el("ul");
-    for (const p of problems.slice(0, 20)) ul.append(el("li", null, (named ? "line " + p.n + ": " : "") + p.text));
-    if (problems.length > 20) ul.append(el("li", null, "… and " + (problems.length - 20) + " more"));
-    box.append(ul);
-    openInput(true);
-  } else {
-    openInput(false);
-  }
+  drawRefused(problems, objs.length, named);
   if (!objs.length && deals.length) {
     emit("deal-to-edit", deals[0]);
     if (deals.length > 1) notice("This file holds " + plural(deals.length, "deal") + " as dealt: the first is in the editor.");
@@ -217,8 +156,15 @@ function showLoaded(problems, objs, deals, source, named) {
   loadDeal(first);
 }
 
-function safeEncode(obj) {
-  try { return encode(obj); } catch (e) { return null; }
+// deal i's link payload, worked out once and noted on the deal
+function payloadOf(i) {
+  const d = state.deals[i];
+  if (d.payload === undefined || d.payload === null) {
+    let payload = null;
+    try { payload = encode(d.obj); } catch (e) { /* a deal no link can carry */ }
+    noteDeal(i, { payload });
+  }
+  return state.deals[i].payload;
 }
 
 // a deal that came in a link (decoded by readAddress): checked by the server's rules, then
@@ -228,12 +174,9 @@ async function openShared(view) {
   const refused = await validate(obj);
   if (refused) return "This link's deal is refused: " + refused + ".";
   const payload = encode(obj);
-  let i = state.deals.findIndex((d) => (d.payload || (d.payload = safeEncode(d.obj))) === payload);
-  if (i < 0) {
-    i = addDeals([obj], "Shared link", true);
-    state.deals[i].payload = payload;
-  }
-  state.deals[i].fromLink = true;       // its address stays #d=…, as it came (address.js)
+  let i = state.deals.findIndex((d, j) => payloadOf(j) === payload);
+  if (i < 0) i = addDeals([obj], "Shared link", true);
+  noteDeal(i, { payload, fromLink: true });   // its address stays #d=…, as it came (address.js)
   loadDeal(i, view);
   return null;
 }
@@ -244,18 +187,18 @@ export async function start() {
       .catch(() => ({ deals: [] })),
     fetch("/static/examples.jsonl").then((r) => r.text()).catch(() => ""),
   ]);
-  for (const [i, obj] of mine.deals.entries()) state.deals.push({ obj, label: label(obj, i), group: "Your file" });
+  for (const [i, obj] of mine.deals.entries()) addDeal({ obj, label: label(obj, i), group: "Your file" });
   examples.split("\n").filter((l) => l.trim()).forEach((line, i) => {
     const obj = JSON.parse(line);
-    state.deals.push({ obj, label: label(obj, i), group: "Examples" });
+    addDeal({ obj, label: label(obj, i), group: "Examples" });
   });
   let kept = [];
   try { kept = JSON.parse(sessionStorage.getItem(OPENED) || "[]"); } catch (e) { kept = []; }
-  for (const { group, objs } of kept) objs.forEach((obj, i) => state.deals.push({ obj, label: label(obj, i), group, shared: true }));
+  for (const { group, objs } of kept) objs.forEach((obj, i) => addDeal({ obj, label: label(obj, i), group, shared: true }));
   const entered = keptEntered();
   if (entered && entered.obj) {
-    state.deals.push({ obj: entered.obj, label: label(entered.obj, 0), group: ENTERED_GROUP, shared: true, entered: true });
-    state.recording = !!entered.recording;
+    addDeal({ obj: entered.obj, label: label(entered.obj, 0), group: ENTERED_GROUP, shared: true, entered: true });
+    setRecording(entered.recording);
   }
   fillDeals();
   const view = readAddress();

@@ -5,17 +5,15 @@
 // field and the reason shown beside it, what is still to enter, and which choices the rules
 // leave for the next step; nothing of the rules is written here.  The draft is kept in this
 // browser (localStorage) at every change, so a reload loses nothing.
-import { state, $, el, plural } from "./state.js";
+import { state, $, el, plural, setEditing } from "./state.js";
 import { post, fieldMessage } from "./api.js";
 import { cardEl, cardName, withCardText } from "./cards.js";
 import { gameName } from "./table.js";
 import { emit } from "./events.js";
+import { GAMES, contractWords, gameOf } from "./games.js";
 
 const DRAFT_KEY = "atout-draft";
 const OPEN_KEY = "atout-editor-open";
-const GAMES = ["fr4", "fr3", "fr5", "priest5", "at4"];
-const OUTSIDE_WORDS = { dog: "The dog", open: "The open cards", talon: "The talon" };
-const BID_WORDS = { prise: "Prise", garde: "Garde", garde_sans: "Garde sans", garde_contre: "Garde contre" };
 
 const ed = {
   draft: null,       // what the player entered (atout/draft.py's draft)
@@ -59,11 +57,11 @@ function tableSubject() {
   const ch = ed.check;
   const deal = $("editor").hidden || !ch ? null : ch.position || ch.deal || null;
   const before = state.editing;
-  state.editing = $("editor").hidden ? null : {
+  setEditing($("editor").hidden ? null : {
     deal,
     note: deal ? "Of the deal being entered" + (ch.position ? ", as bid" : ", as dealt (no contract yet)") + "."
                : "The table of the deal being entered is worked out once every card is placed.",
-  };
+  });
   if (JSON.stringify(before) !== JSON.stringify(state.editing)) emit("editing-changed");
 }
 
@@ -84,7 +82,7 @@ export async function openEditor(from) {
       return;
     }
   }
-  if (!ed.draft) ed.draft = kept() || emptyDraft("fr4");
+  if (!ed.draft) ed.draft = kept() || emptyDraft(GAMES[0]);      // (the first game a link numbers)
   await refresh();
   $("ed-game").focus();
 }
@@ -167,7 +165,7 @@ function sizeOf(target) { return target === "outside" ? ed.check.outside_size : 
 function whereIs(token) { return targets().find((t) => cardsAt(t).includes(token)) || null; }
 
 function targetName(target) {
-  if (target === "outside") return OUTSIDE_WORDS[ed.check.outside_field] || "Outside the hands";
+  if (target === "outside") return ed.draft ? "The " + gameOf(ed.draft.game).words.outside : "Outside the hands";
   return "Seat " + target.slice(6, -1);
 }
 
@@ -423,7 +421,7 @@ function drawLeader() {
   const box = $("ed-leader");
   box.replaceChildren();
   const all = [...Array(seats()).keys()];
-  if (ed.draft.game === "priest5") {
+  if (gameOf(ed.draft.game).has_dealer) {
     box.append(select("ed-dealer", "Dealer (the seat after it leads)", seatChoices(all, "— who dealt —"), ed.draft.dealer,
                       (v) => change((d) => { d.dealer = toSeat(v); }), "dealer"));
   } else {
@@ -454,21 +452,28 @@ function drawBidding() {
   const o = ed.check.options || {};
   const c = ed.draft.contract || {};
   const game = ed.draft.game;
-  if (game.startsWith("fr")) {
+  BIDDING[gameOf(game).family](box, o, c, game);
+}
+
+// each rulebook's bidding: box gets its controls, from the server's options o and the contract c
+const BIDDING = {
+  french(box, o, c, game) {
     box.append(select("ed-taker", "Taker", seatChoices(o.taker, "— who took —"), c.taker, (v) => setContract("taker", toSeat(v)), "contract.taker"));
-    box.append(select("ed-bid", "Bid", [["", "— the bid —"]].concat(o.bid.map((b) => [b, BID_WORDS[b]])), c.bid, (v) => setContract("bid", v), "contract.bid"));
+    box.append(select("ed-bid", "Bid", [["", "— the bid —"]].concat(o.bid.map((b) => [b, contractWords(game, b)])), c.bid, (v) => setContract("bid", v), "contract.bid"));
     if (o.called) box.append(select("ed-called", "Card called", [["", "— the card called —"]].concat(o.called.map((t) => [t, cardName(t)])), c.called, (v) => setContract("called", v), "contract.called"));
     if (o.ecart) box.append(ecartEl(o, c));
     if (c.taker !== undefined && c.bid) {
       box.append(checkbox("ed-chelem", "The taker announced a chelem (and leads)", c.chelem, (v) => setContract("chelem", v), "contract.chelem"));
       if (o.poignee) box.append(poigneesEl(o, c));
     }
-  } else if (game === "priest5") {
+  },
+  priestertarock(box, o, c) {
     box.append(select("ed-caller", "Caller (first to say “Chiamo”)", seatChoices(o.caller, "— who called —"), c.caller, (v) => setContract("caller", toSeat(v)), "contract.caller"));
     const called = c.alone ? "alone" : c.called;
     box.append(select("ed-called", "Card called", [["", "— the card called —"], ["alone", "none: plays alone"]].concat(o.called.map((t) => [t, cardName(t)])), called,
       (v) => change(() => { const k = contract(); delete k.called; delete k.alone; if (v === "alone") k.alone = true; else if (v) k.called = v; }), "contract.called"));
-  } else {
+  },
+  austrian(box, o, c, game) {
     box.append(select("ed-bid", "Game", [["", "— the game —"]].concat(o.bid.map((b) => [b, b.replace(/_/g, " ")])), c.bid, (v) => setContract("bid", v), "contract.bid"));
     if (c.bid === "trischaken") {
       box.append(select("ed-for-seat", "Analysed seat", seatChoices([0, 1, 2, 3], "— whose points —"), c.for_seat, (v) => setContract("for_seat", toSeat(v)), "contract.for_seat"));
@@ -479,9 +484,10 @@ function drawBidding() {
       if (c.declarer !== undefined && (!o.called || c.called)) box.append(sideEl(c, o));
       if (o.objective) box.append(select("ed-objective", "Played for", [["", "the game"]].concat(o.objective.filter((x) => x !== "contract").map((x) => [x, x.replace(/_/g, " ")])), c.objective, (v) => setContract("objective", v), "contract.objective"));
     }
-    if (c.bid) box.append(select("ed-counting", "Counting", [["seed", "seed (54 of 106)"], ["standard", "standard (in threes)"]], c.counting || "seed", (v) => setContract("counting", v === "seed" ? null : v), "contract.counting"));
-  }
-}
+    const countings = gameOf(game).words.countings;
+    if (c.bid) box.append(select("ed-counting", "Counting", o.counting.map((k) => [k, countings[k]]), c.counting || "seed", (v) => setContract("counting", v === "seed" ? null : v), "contract.counting"));
+  },
+};
 
 // the écart: chosen among the cards the taker may put aside (the server's options)
 function ecartEl(o, c) {

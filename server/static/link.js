@@ -5,19 +5,12 @@
 // encode(position) -> payload; decode(payload) -> position, or a LinkError saying why not;
 // readLink(text) -> what a link asks for, read by the rules atout/present/link.py's parse_link
 // follows (docs/format.md, "Reading a link"): the same deal, or the same refusal naming the same
-// part.
+// part.  The games — their order, seats, packs, places, bids and announcements — are the
+// server's records (games.js); each rulebook's contract is written by its own codec below.
+import { GAMES, gameOf } from "./games.js";
 
 const VERSION = 1;
-const GAMES = ["fr4", "fr3", "fr5", "priest5", "at4"];
-const SEATS = { fr4: 4, fr3: 3, fr5: 5, priest5: 5, at4: 4 };
-const FR_BIDS = ["prise", "garde", "garde_sans", "garde_contre"];
 const POIGNEE_LEVELS = ["simple", "double", "triple"];
-const AT4_BIDS = ["vorhandrufer", "solorufer", "farbenrufer", "pagatrufer", "uhurufer",
-  "kakadurufer", "maraburufer", "dreier", "solodreier", "sechserdreier", "farbendreier",
-  "farbensechser", "farbensolo", "piccolo", "zwiccolo", "triccolo", "bettler", "piccolo_ouvert",
-  "zwiccolo_ouvert", "triccolo_ouvert", "bettler_ouvert", "trischaken"];
-const AT4_OBJECTIVES = ["contract", "volat", "pagat_ultimo", "uhu_ultimo", "kakadu_ultimo",
-  "marabu_ultimo", "koenig_ultimo"];
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const MAX_PAYLOAD = 4096;
 // the parts of a link a reader knows, each named at most once (deal: a viewer's own list)
@@ -36,14 +29,8 @@ for (let n = 1; n <= 21; n++) TOKENS.push("T" + n);
 TOKENS.push("EX");
 const NUMBER = new Map(TOKENS.map((t, i) => [t, i]));
 
-// the game's pack in card-number order; at4: red suits 1-4 and faces, black 7-10 and faces
-function pack(game) {
-  if (game !== "at4") return TOKENS.map((_, i) => i);
-  const red = [1, 2, 3, 4, 11, 12, 13, 14], black = [7, 8, 9, 10, 11, 12, 13, 14];
-  return TOKENS.map((_, i) => i).filter((i) => i >= 56 || (i < 14 || i >= 42 ? black : red).includes(i % 14 + 1));
-}
-
-function places(game) { return { priest5: 6, at4: 8 }[game] || SEATS[game] + 1; }
+// the game's pack in card-number order (at4: its 54 cards)
+const pack = (facts) => facts.pack.map((t) => NUMBER.get(t));
 function width(n) { return Math.max(1, (n - 1).toString(2).length); }
 
 export class LinkError extends Error {
@@ -103,30 +90,17 @@ class Reader {
 const given = (v) => v !== null && v !== undefined;
 const byNumber = (list) => list.slice().sort((a, b) => NUMBER.get(a) - NUMBER.get(b));
 
-// The payload of a position the server has validated (the page only links good deals).
-export function encode(obj) {
-  const game = obj.game;
-  const seats = SEATS[game];
-  const c = Object.fromEntries(Object.entries(obj.contract).filter(([, v]) => given(v)));
-  const w = new Writer();
-  w.put(VERSION, 6);
-  w.put(GAMES.indexOf(game), 3);
-  w.put(obj.first, 3);
-  const where = new Map();
-  obj.hands.forEach((hand, s) => hand.forEach((t) => where.set(NUMBER.get(t), s)));
-  const outside = [];
-  if (game.startsWith("fr")) outside.push([seats, c.dog]);
-  else if (game === "priest5") outside.push([5, c.open]);
-  else if (c.bid === "trischaken") outside.push([4, c.talon]);
-  else for (const [s, cards] of Object.entries(c.side_cards)) outside.push([4 + Number(s), cards || []]);
-  for (const [place, cards] of outside) for (const t of cards) where.set(NUMBER.get(t), place);
-  const wp = width(places(game));
-  for (const x of pack(game)) w.put(where.get(x), wp);
-  if (game.startsWith("fr")) {
+// -- the contract, by rulebook (docs/format.md, "A deal in a link") ----------------------------
+
+// each codec: outside(c, facts) -> [[place, cards]] (the cards outside the hands: the places
+// after the seats), write(w, c, facts), read(r, facts, at, inPack) -> the contract
+const FRENCH = {
+  outside: (c, facts) => [[facts.seats, c.dog]],
+  write(w, c, facts) {
     w.put(c.taker, 3);
-    w.put(FR_BIDS.indexOf(c.bid), 2);
+    w.put(facts.bids.indexOf(c.bid), 2);
     w.put(c.chelem ? 1 : 0, 1);
-    if (game === "fr5") w.card(c.called);
+    if (facts.taker_calls) w.card(c.called);
     w.put(given(c.shown_dog) ? 1 : 0, 1);
     if (given(c.shown_dog)) w.cards(c.shown_dog);
     const poignees = c.poignees || [];
@@ -137,13 +111,49 @@ export function encode(obj) {
       w.put(given(p.shown) ? 1 : 0, 1);
       if (given(p.shown)) w.cards(p.shown);
     }
-  } else if (game === "priest5") {
+  },
+  read(r, facts, at, inPack) {
+    const c = { taker: r.get(3), bid: r.choice(2, facts.bids, "bid"), dog: at[facts.seats] };
+    const chelem = r.get(1);
+    if (facts.taker_calls) c.called = r.card(inPack);
+    if (r.get(1)) c.shown_dog = r.cards(inPack);
+    const count = r.get(3);
+    if (count) {
+      c.poignees = [];
+      for (let i = 0; i < count; i++) {
+        const p = { seat: r.get(3), level: r.choice(2, POIGNEE_LEVELS, "poignée level") };
+        if (r.get(1)) p.shown = r.cards(inPack);
+        c.poignees.push(p);
+      }
+    }
+    if (chelem) c.chelem = true;
+    return c;
+  },
+};
+
+const PRIESTERTAROCK = {
+  outside: (c, facts) => [[facts.seats, c.open]],
+  write(w, c) {
     w.put(c.caller, 3);
     w.put(c.dealer, 3);
     w.put(c.alone ? 1 : 0, 1);
     if (!c.alone) w.card(c.called);
-  } else {
-    w.put(AT4_BIDS.indexOf(c.bid), 5);
+  },
+  read(r, facts, at, inPack) {
+    const c = { caller: r.get(3), dealer: r.get(3), open: at[facts.seats] };
+    if (r.get(1)) c.alone = true;
+    else c.called = r.card(inPack);
+    return c;
+  },
+};
+
+const AUSTRIAN = {
+  outside(c, facts) {
+    if (c.bid === "trischaken") return [[facts.seats, c.talon]];
+    return Object.entries(c.side_cards).map(([s, cards]) => [facts.seats + Number(s), cards || []]);
+  },
+  write(w, c, facts) {
+    w.put(facts.bids.indexOf(c.bid), 5);
     w.put(c.counting === "standard" ? 1 : 0, 1);
     if (c.bid === "trischaken") {
       w.put(c.for_seat, 2);
@@ -151,11 +161,55 @@ export function encode(obj) {
       w.cards(c.talon);
     } else {
       w.put(c.declarer, 2);
-      w.put(AT4_OBJECTIVES.indexOf(c.objective || "contract"), 3);
+      w.put(facts.objectives.indexOf(c.objective || "contract"), 3);
       w.put(given(c.called) ? 1 : 0, 1);
       if (given(c.called)) w.card(c.called);
     }
-  }
+  },
+  read(r, facts, at, inPack) {
+    const talon = facts.seats;
+    const bid = r.choice(5, facts.bids, "contract");
+    const standard = r.get(1);
+    let c;
+    if (bid === "trischaken") {
+      c = { bid, for_seat: r.get(2) };
+      if (r.get(1)) c.von_oben = true;
+      const cards = r.cards(inPack);
+      if (byNumber(cards).join() !== at[talon].join() || at.slice(talon + 1).some((p) => p.length)) {
+        throw new LinkError("the talon's order does not name the talon's cards");
+      }
+      c.talon = cards;
+    } else {
+      c = { bid, declarer: r.get(2), side_cards: {} };
+      for (let s = 0; s < facts.seats; s++) if (at[talon + s].length) c.side_cards[String(s)] = at[talon + s];
+      const objective = r.choice(3, facts.objectives, "objective");
+      if (r.get(1)) c.called = r.card(inPack);
+      if (objective !== "contract") c.objective = objective;
+    }
+    if (standard) c.counting = "standard";
+    return c;
+  },
+};
+
+// each rulebook's contract in a link
+const CODEC = { french: FRENCH, priestertarock: PRIESTERTAROCK, austrian: AUSTRIAN };
+
+// The payload of a position the server has validated (the page only links good deals).
+export function encode(obj) {
+  const game = obj.game;
+  const facts = gameOf(game);
+  const codec = CODEC[facts.family];
+  const c = Object.fromEntries(Object.entries(obj.contract).filter(([, v]) => given(v)));
+  const w = new Writer();
+  w.put(VERSION, 6);
+  w.put(GAMES.indexOf(game), 3);
+  w.put(obj.first, 3);
+  const where = new Map();
+  obj.hands.forEach((hand, s) => hand.forEach((t) => where.set(NUMBER.get(t), s)));
+  for (const [place, cards] of codec.outside(c, facts)) for (const t of cards) where.set(NUMBER.get(t), place);
+  const wp = width(facts.link_places);
+  for (const x of pack(facts)) w.put(where.get(x), wp);
+  codec.write(w, c, facts);
   const played = obj.played || [];
   w.put(played.length, 7);
   for (const t of played) w.card(t);
@@ -180,11 +234,11 @@ export function decode(payload) {
   const version = r.get(6);
   if (version !== VERSION) throw new LinkError("a link of version " + version + ", made by another atout: this one reads version " + VERSION);
   const game = r.choice(3, GAMES, "game");
-  const seats = SEATS[game];
+  const facts = gameOf(game);
   const first = r.get(3);
-  const cards = pack(game);
+  const cards = pack(facts);
   const inPack = new Set(cards);
-  const n = places(game);
+  const n = facts.link_places;
   const wp = width(n);
   const at = Array.from({ length: n }, () => []);
   for (const x of cards) {
@@ -192,47 +246,8 @@ export function decode(payload) {
     if (p >= n) throw new LinkError(TOKENS[x] + " lies in place " + p + ", which " + game + " does not have");
     at[p].push(TOKENS[x]);
   }
-  const obj = { game, hands: at.slice(0, seats), first };
-  let c;
-  if (game.startsWith("fr")) {
-    c = { taker: r.get(3), bid: r.choice(2, FR_BIDS, "bid"), dog: at[seats] };
-    const chelem = r.get(1);
-    if (game === "fr5") c.called = r.card(inPack);
-    if (r.get(1)) c.shown_dog = r.cards(inPack);
-    const count = r.get(3);
-    if (count) {
-      c.poignees = [];
-      for (let i = 0; i < count; i++) {
-        const p = { seat: r.get(3), level: r.choice(2, POIGNEE_LEVELS, "poignée level") };
-        if (r.get(1)) p.shown = r.cards(inPack);
-        c.poignees.push(p);
-      }
-    }
-    if (chelem) c.chelem = true;
-  } else if (game === "priest5") {
-    c = { caller: r.get(3), dealer: r.get(3), open: at[5] };
-    if (r.get(1)) c.alone = true;
-    else c.called = r.card(inPack);
-  } else {
-    const bid = r.choice(5, AT4_BIDS, "contract");
-    const standard = r.get(1);
-    if (bid === "trischaken") {
-      c = { bid, for_seat: r.get(2) };
-      if (r.get(1)) c.von_oben = true;
-      const talon = r.cards(inPack);
-      if (byNumber(talon).join() !== at[4].join() || at.slice(5).some((p) => p.length)) {
-        throw new LinkError("the talon's order does not name the talon's cards");
-      }
-      c.talon = talon;
-    } else {
-      c = { bid, declarer: r.get(2), side_cards: {} };
-      for (let s = 0; s < 4; s++) if (at[4 + s].length) c.side_cards[String(s)] = at[4 + s];
-      const objective = r.choice(3, AT4_OBJECTIVES, "objective");
-      if (r.get(1)) c.called = r.card(inPack);
-      if (objective !== "contract") c.objective = objective;
-    }
-    if (standard) c.counting = "standard";
-  }
+  const obj = { game, hands: at.slice(0, facts.seats), first };
+  const c = CODEC[facts.family].read(r, facts, at, inPack);
   const played = r.get(7);
   if (played > cards.length) throw new LinkError(played + " cards played: the pack has " + cards.length);
   obj.played = [];

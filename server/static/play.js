@@ -10,7 +10,7 @@
 // kept until the end (a puzzle); a hint names a best card; at the end the whole play can be
 // reviewed.  The play is a what-if line of the deal, so stepping back and the review work on
 // it as on any line.
-import { state, $, el, plural, keyOf, positionAt, TAB } from "./state.js";
+import { state, $, el, plural, keyOf, positionAt, TAB, setLine, setPlaying } from "./state.js";
 import { post, fieldMessage } from "./api.js";
 import { tokenEl, valueText } from "./cards.js";
 import { currentSolve, solveLimit, adviceSamples, madeWord } from "./position.js";
@@ -60,15 +60,16 @@ export function startPlaying() {
   const camp = Number($("play-camp").value);
   const choice = camps().find((c) => c.camp === camp);
   const k = state.cursor;
-  state.playing = {
+  setPlaying({
     seats: choice.seats, campName: choice.name, camp, opponents: $("play-opponents").value,
     hidden: $("play-costs").value === "hidden", from: k, log: [], hints: 0, startValue: null,
     startKey: keyOf(state.line.slice(0, k)), asking: null, note: "",
-  };
+  });
   openPlayPanel(false);
   // the line from here on is the game's: a what-if of the deal (the real play is kept)
-  state.line = state.line.slice(0, k);
-  if (k < state.real.length || state.whatIfFrom !== null) state.whatIfFrom = Math.min(k, state.whatIfFrom === null ? k : state.whatIfFrom);
+  const from = k < state.real.length || state.whatIfFrom !== null
+    ? Math.min(k, state.whatIfFrom === null ? k : state.whatIfFrom) : state.whatIfFrom;
+  setLine(state.line.slice(0, k), from);
   document.body.classList.toggle("playing-hidden", state.playing.hidden);
   emit("line-changed");
   emit("go", k);
@@ -76,7 +77,7 @@ export function startPlaying() {
 
 export function stopPlaying() {
   stopAsking();
-  state.playing = null;
+  setPlaying(null);
   document.body.classList.remove("playing-hidden");
   drawPlay();
 }

@@ -17,6 +17,15 @@ export function currentAdvice() {
   return state.viewSeat === null ? null : state.advices.get(adviceKey()) || null;
 }
 
+// the best card of the position shown, where the search has proven one (never from one
+// seat's view: the double-dummy search sees every hand)
+export function bestCard() {
+  const s = currentSolve();
+  const t = state.table;
+  if (state.viewSeat !== null || !t || t.outcome || !s || s.status !== "ok" || !s.best || !s.best.length) return null;
+  return t.legal.find((c) => s.best.includes(c)) || null;
+}
+
 // fewer deals than this solved say little: no card is recommended on them
 export const FEW_DEALS = 10;
 

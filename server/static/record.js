@@ -1,9 +1,13 @@
 // A deal entered in the editor, on the table: kept in this browser as a deal of the list
 // ("Entered here"), and while its play is being recorded each card clicked on the table is
-// the real play's next card — only the legal cards are lit (the server's /api/table), each
-// trick's winner shown as for any deal — with Undo.  Nothing is lost on a reload.
-import { state, $, plural } from "./state.js";
+// the real play's next card — only the legal cards are lit (the server's /api/view), each
+// trick's winner shown as for any deal — with Undo.  Nothing is lost on a reload.  Its view:
+// record-view.js.
+import { state, addDeal, recordPlay, setDealAt, setRecording } from "./state.js";
 import { emit } from "./events.js";
+import { drawRecording } from "./record-view.js";
+
+export { drawRecording, recordingShown } from "./record-view.js";
 
 const ENTERED_KEY = "atout-entered";
 export const ENTERED_GROUP = "Entered here";
@@ -22,46 +26,21 @@ function store() {
 // the entered deal kept in this browser, for the list at start: {obj, recording} or null
 export function keptEntered() { return stored(); }
 
-// is the deal shown the one being recorded?
-export function recordingShown() {
-  return !!state.recording && state.deal !== null && state.deals[state.dealIndex] && state.deals[state.dealIndex].entered;
-}
-
-export function drawRecording() {
-  const bar = $("recording");
-  const on = recordingShown();
-  bar.hidden = !on;
-  if (!on) return;
-  const n = state.real.length;
-  const over = state.table && state.table.outcome;
-  $("recording-text").textContent = over
-    ? "The play is entered: all " + plural(n, "card") + ". Step through it, review it, or undo a card."
-    : "Entering the play: click each card as it was played (only the legal cards are lit) — " +
-      plural(n, "card") + " so far.";
-  $("record-undo").disabled = n === 0;
-}
-
 // a legal card clicked while recording: the real play's next card (a card clicked before
 // the end of the play replaces the cards after it)
 export function recordCard(token) {
   const k = state.cursor;
-  state.real = state.real.slice(0, k).concat([token]);
-  changed(k + 1);
+  changed(state.real.slice(0, k).concat([token]), k + 1);
 }
 
 export function undoCard() {
   if (!state.real.length) return;
-  state.real = state.real.slice(0, -1);
-  changed(Math.min(state.cursor, state.real.length));
+  const real = state.real.slice(0, -1);
+  changed(real, Math.min(state.cursor, real.length));
 }
 
-function changed(cursor) {
-  const d = state.deals[state.dealIndex];
-  d.obj = Object.assign({}, d.obj, { played: state.real.slice() });
-  d.payload = null;                  // its link carries the new play
-  state.deal = d.obj;
-  state.line = state.real.slice();
-  state.whatIfFrom = null;
+function changed(real, cursor) {
+  recordPlay(real);
   store();
   emit("recorded", state.real);
   emit("go", cursor);
@@ -69,7 +48,7 @@ function changed(cursor) {
 }
 
 export function stopRecording() {
-  state.recording = false;
+  setRecording(false);
   store();
   drawRecording();
 }
@@ -79,8 +58,8 @@ export function enteredDeal(obj, recording) {
   let i = state.deals.findIndex((x) => x.entered);
   const entry = { obj, label: (obj.id !== undefined ? obj.id : "your deal") + " · " + obj.game, group: ENTERED_GROUP,
                   shared: true, entered: true };
-  if (i < 0) { state.deals.push(entry); i = state.deals.length - 1; } else state.deals[i] = entry;
-  state.recording = !!recording;
+  if (i < 0) i = addDeal(entry); else setDealAt(i, entry);
+  setRecording(recording);
   store();
   return i;
 }

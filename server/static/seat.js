@@ -2,46 +2,33 @@
 // the unseen outside cards and, until its card falls, the partner), and when the seat is to
 // play the advice of /api/advise — each legal card's mean over the deals it cannot tell
 // apart.  This view asks the server only what the seat could know: no double-dummy value,
-// best card, line or review (they see every hand), so no hidden card is ever named.
-import { state, $, el, plural, TAB } from "./state.js";
+// best card, line or review (they see every hand), so no hidden card is ever named.  Its
+// view: seat-view.js.
+import { state, TAB, keepAdvice, setViewSeat } from "./state.js";
 import { startRequest, stopRequest } from "./api.js";
-import { tokenEl, tokensEl, meanText } from "./cards.js";
-import { solveLimit, adviceKey, adviceSamples, recommendedCards, FEW_DEALS } from "./position.js";
+import { solveLimit, adviceKey, adviceSamples } from "./position.js";
 import { emit } from "./events.js";
+import { drawAdviceFailed, drawAdvicePanel, drawAdvising, drawNoAdvice, drawViewOptions,
+         showAdvice } from "./seat-view.js";
 
 export function fillViewOptions() {
-  const sel = $("view-seat");
-  sel.replaceChildren(el("option", null, "every hand open"));
-  sel.firstChild.value = "";
-  for (let s = 0; s < state.deal.hands.length; s++) {
-    const o = el("option", null, "seat " + s + "'s view");
-    o.value = String(s);
-    sel.append(o);
-  }
-  if (state.viewSeat !== null && state.viewSeat >= state.deal.hands.length) state.viewSeat = null;
-  sel.value = state.viewSeat === null ? "" : String(state.viewSeat);
+  if (state.viewSeat !== null && state.viewSeat >= state.deal.hands.length) setViewSeat(null);
+  drawViewOptions();
 }
 
 export function adviseCurrent() {
-  const panel = $("advice-panel");
   const t = state.table;
   const seat = state.viewSeat;
-  panel.hidden = seat === null;
+  drawAdvicePanel(seat);
   if (seat === null) { stopAdvising(); return; }
-  $("advice-title").textContent = "Seat " + seat + "'s view";
   const key = adviceKey();
   if (state.advising && state.advising.key === key) return;
   stopAdvising();
   const known = state.advices.get(key);
   if (known) { showAdvice(known); return; }
-  const status = $("advice-status");
-  const body = $("advice-cards");
-  body.replaceChildren();
-  body.dataset.played = "";
-  status.className = "dd-status";
-  if (!t || t.outcome) { status.textContent = "The deal is over."; return; }
+  if (!t || t.outcome) { drawNoAdvice("The deal is over."); return; }
   if (t.to_play !== seat) {
-    status.textContent = "Seat " + t.to_play + " is to play: the advice appears when seat " + seat + " is.";
+    drawNoAdvice("Seat " + t.to_play + " is to play: the advice appears when seat " + seat + " is.");
     return;
   }
   const limit = solveLimit();
@@ -49,72 +36,14 @@ export function adviseCurrent() {
   startRequest("advising", key, "/api/advise",
     { position: Object.assign({}, state.deal, { played: state.line.slice(0, state.cursor) }), seat, samples,
       seed: state.cursor, time_limit: limit, slot: TAB + "-advise" }, 150,
-    (job) => status.replaceChildren(el("span", "spinner"), document.createTextNode(
-      " drawing and solving " + plural(samples, "deal") + "… " +
-      ((performance.now() - job.started) / 1000).toFixed(1) + " s of at most " + limit + " s")),
+    (job) => drawAdvising(job, samples, limit),
     (data, job) => {
       data.waited = job.seconds;
-      state.advices.set(key, data);
+      keepAdvice(key, data);
       showAdvice(data);
       emit("advised");                              // the recommended cards drawn on the table
     },
-    (message) => {
-      status.textContent = "The advice failed: " + message;
-      status.className = "dd-status error";
-    });
+    drawAdviceFailed);
 }
 
 export function stopAdvising() { stopRequest("advising"); }
-
-function showAdvice(a) {
-  const status = $("advice-status");
-  const body = $("advice-cards");
-  status.className = "dd-status" + (a.status === "ok" ? "" : " limited");
-  status.dataset.status = a.status;
-  status.replaceChildren();
-  const top = a.cards[0];
-  const deals = typeof a.deals === "number" ? a.deals.toLocaleString("en") : String(a.deals);
-  const stopped = a.status !== "ok";
-  if (a.decided === "one card") {
-    status.append(a.cards.length === 1 ? "One legal card: " :
-                  "Its legal cards are worth the same in every deal it cannot tell apart: ",
-                  tokensEl(a.best), ".");
-  } else if (!a.solved) {
-    status.append("No deal could be solved within the time limit: choose a longer search time limit below.");
-  } else if (stopped && a.solved < FEW_DEALS) {
-    status.append("Too few deals to recommend a card: only " + plural(a.solved, "deal") +
-                  " solved before the time limit. Choose a longer search time limit below.");
-  } else if (a.best.length >= a.cards.length) {
-    status.append("Every card is as good as another over the " + plural(a.solved, "deal") + " drawn.");
-  } else {
-    status.append("Recommended: ", tokensEl(a.best), " — mean " + meanText(top.mean) +
-                  (top.se !== null ? " ± " + top.se.toFixed(1) : "") + ", optimal in " +
-                  Math.round(100 * top.optimal) + "% of " + plural(a.solved, "deal") + " drawn among " + deals + ".");
-  }
-  if (stopped) {
-    const limit = a.time_limit !== undefined ? a.time_limit : solveLimit();
-    const late = a.waited && a.waited > limit + 1 ? " (the answer came after " + a.waited.toFixed(1) + " s)" : "";
-    status.append(el("div", "stopped", "Stopped at its time limit of " + limit + " s: " + a.solved + " of " +
-                                       plural(a.samples, "deal") + " solved" + late + "."));
-  }
-  body.replaceChildren();
-  const head = el("tr");
-  const heads = [["card", ""], ["mean", "mean value over the deals drawn"], ["±", "its standard error"],
-                 ["best", "share of the deals where the card is double-dummy optimal"],
-                 ["made", "share of the deals where the contract is made after it"]];
-  for (const [h, title] of heads) { const th = el("th", null, h); th.title = title; head.append(th); }
-  body.append(head);
-  const recommended = recommendedCards(a);
-  for (const row of a.cards) {
-    const tr = el("tr", recommended.includes(row.card) ? "recommended" : "");
-    tr.dataset.card = row.card;
-    if (row.mean !== null) tr.dataset.mean = row.mean;
-    tr.append(el("td", null), el("td", null, row.mean === null ? "" : meanText(row.mean)),
-              el("td", null, row.se === null || row.se === undefined ? "" : row.se.toFixed(1)),
-              el("td", null, row.optimal === null ? "" : Math.round(100 * row.optimal) + "%"),
-              el("td", null, row.made === null || row.made === undefined ? "" : Math.round(100 * row.made) + "%"));
-    tr.firstChild.append(tokenEl(row.card));
-    body.append(tr);
-  }
-  body.dataset.played = state.cursor;
-}

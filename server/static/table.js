@@ -1,11 +1,12 @@
 // The table: the seats round the trick in the game's direction of play, their hands
 // (face down from another seat's view), the trick, the result at the end, and beside it
 // the tricks played so far, the points won and the cards outside the hands.  Everything
-// drawn comes from /api/table (atout/present/view.py): the rules are the server's.
+// drawn comes from /api/view (atout/present/view.py): the rules are the server's.
 import { state, $, el, plural } from "./state.js";
 import { cardEl, cardName, tokenEl, valueText, signed, meanText, isSigned } from "./cards.js";
 import { currentSolve, currentAdvice, recommendedCards } from "./position.js";
 import { emit } from "./events.js";
+import { gameOf } from "./games.js";
 
 // where each seat sits, seat 0 at the bottom, when the play goes clockwise (the next seat on
 // the player's left); an anticlockwise game (the next seat on the right) mirrors it
@@ -22,8 +23,8 @@ export function placeOf(t, seat) {
 }
 
 export function gameName(game) {
-  return { fr4: "French Tarot (4)", fr3: "French Tarot (3)", fr5: "French Tarot (5, called king)",
-           priest5: "Tessiner Priestertarock", at4: "Austrian Tarock" }[game] || game;
+  const facts = gameOf(game);
+  return facts ? facts.words.name : game;
 }
 
 // the server sorts a hand as a player does; groups: trumps (and the Excuse), then each suit
@@ -40,7 +41,8 @@ function groupHand(cards) {
 
 export function campClass(seat) {
   const t = state.table;
-  if (t.game === "at4" && t.roles[seat] !== "analysed seat" && t.roles.includes("analysed seat")) return "x";
+  // Trischaken: every seat but the one analysed plays for itself
+  if (t.roles[seat] !== "analysed seat" && t.roles.includes("analysed seat")) return "x";
   if (t.camps[seat] === null) return "x";      // from a seat that does not know the partner yet
   return t.camps[seat] === 0 ? "a" : "b";
 }
@@ -252,14 +254,14 @@ function drawWon(t) {
   }
   const tbl = el("table", "won");
   const head = el("tr");
-  const french = t.game.startsWith("fr");
+  const bouts = t.won.rows.length > 0 && t.won.rows[0].bouts !== undefined;   // French Tarot's
   head.append(el("th", null, ""), el("th", null, "points"), el("th", null, "tricks"));
-  if (french) head.append(el("th", null, "bouts"));
+  if (bouts) head.append(el("th", null, "bouts"));
   tbl.append(head);
   for (const row of t.won.rows) {
     const tr = el("tr");
     tr.append(el("th", null, row.label), el("td", null, String(row.points)), el("td", null, String(row.tricks)));
-    if (french) tr.append(el("td", null, String(row.bouts)));
+    if (bouts) tr.append(el("td", null, String(row.bouts)));
     tbl.append(tr);
   }
   const notes = t.won.notes || [];

@@ -1,36 +1,19 @@
-// The value panel: the double-dummy value of the position shown (exact, or the bounds a
-// search stopped by its time limit proved, and whether the contract is made), its best
-// cards and one best line.  Never from one seat's view: that seat cannot see the hands
-// the search sees.
-import { state, $, el, TAB, positionAt } from "./state.js";
+// The value panel: the double-dummy value of the position shown asked of the server
+// (/api/solve, within the chosen time limit), kept for when the position is shown again;
+// never from one seat's view: that seat cannot see the hands the search sees.  Its view:
+// value-view.js.
+import { state, TAB, positionAt, keepSolve } from "./state.js";
 import { startRequest, stopRequest } from "./api.js";
-import { tokensEl, valueText } from "./cards.js";
-import { solveLimit, currentKey, hasContract, madeKey, madeWord, madeSentence } from "./position.js";
+import { solveLimit, currentKey } from "./position.js";
 import { emit } from "./events.js";
+import { drawFailed, drawSeatView, showFinished, showSearching, showSolve } from "./value-view.js";
 
-// nothing shown belongs to another position, even for a moment
-export function clearValue() {
-  const box = $("dd-value");
-  box.dataset.value = box.dataset.low = box.dataset.high = box.dataset.played = "";
-  barValue("");
-}
-
-// the value again next to the step buttons, where a phone keeps them in view
-function barValue(text) {
-  $("bar-value").textContent = text ? "value " + text : "";
-}
+export { clearValue } from "./value-view.js";
 
 export function solveCurrent() {
-  const panel = $("dd-panel");
   const seat = state.viewSeat;
-  panel.hidden = seat !== null;
-  if (seat !== null) {
-    // nothing of the open view stays in the page, not even hidden: it names hidden cards
-    stopSolving();
-    $("dd-value").replaceChildren();
-    $("dd-status").replaceChildren();
-    return;
-  }
+  drawSeatView(seat !== null);
+  if (seat !== null) { stopSolving(); return; }
   const key = currentKey();
   if (state.solving && state.solving.key === key) return;
   stopSolving();
@@ -42,70 +25,11 @@ export function solveCurrent() {
     { position: positionAt(state.cursor), all: true, time_limit: limit, slot: TAB + "-solve" }, 120,
     (job) => showSearching(job, limit),
     (data) => {
-      state.solves.set(key, data);
+      keepSolve(key, data);
       showSolve(data);
       emit("solved", key.split("|")[0], data);     // the cards' values drawn, a review told
     },
-    (message) => {
-      $("dd-status").textContent = "The search failed: " + message;
-      $("dd-status").className = "dd-status error";
-    });
+    drawFailed);
 }
 
 export function stopSolving() { stopRequest("solving"); }
-
-function showSearching(job, limit) {
-  const seconds = (performance.now() - job.started) / 1000;
-  $("dd-value").replaceChildren(el("span", "spinner"), el("span", "searching", "searching…"));
-  $("dd-value").dataset.value = "";
-  barValue("…");
-  $("dd-status").className = "dd-status";
-  $("dd-status").textContent = seconds.toFixed(1) + " s of at most " + limit + " s — you can go on stepping.";
-}
-
-function showFinished(t) {
-  $("dd-value").replaceChildren(el("span", "big-number", valueText(t.outcome.value)));
-  $("dd-value").dataset.value = t.outcome.value;
-  barValue(valueText(t.outcome.value));
-  $("dd-value").dataset.played = state.cursor;
-  $("dd-status").className = "dd-status";
-  $("dd-status").textContent = "The deal is over: its outcome's value.";
-}
-
-function showSolve(s) {
-  const box = $("dd-value");
-  box.dataset.played = state.cursor;
-  const status = $("dd-status");
-  status.className = "dd-status";
-  if (s.status === "ok") {
-    box.replaceChildren(el("span", "big-number", valueText(s.value)));
-    box.dataset.value = s.value;
-    box.dataset.low = box.dataset.high = "";
-    box.dataset.made = madeKey(s.made);
-    barValue(valueText(s.value));
-    status.textContent = "Exact, solved in " + s.seconds.toFixed(2) + " s (" + s.nodes.toLocaleString("en") + " nodes).";
-    if (s.best && s.best.length && state.table && state.table.to_play !== null) {
-      status.append(" Best for seat " + state.table.to_play + ": ", tokensEl(s.best), ".");
-    }
-    if (s.line && s.line.length) {
-      const line = el("div", "line", "One best line: ");
-      line.append(tokensEl(s.line.slice(0, 12)), s.line.length > 12 ? " …" : "");
-      status.append(line);
-    }
-  } else {
-    const [lo, hi] = s.bounds;
-    const range = lo === hi ? valueText(lo) : valueText(lo) + " … " + valueText(hi);
-    box.replaceChildren(el("span", "big-number bounds", range));
-    box.dataset.value = "";
-    box.dataset.low = lo;
-    box.dataset.high = hi;
-    barValue(range);
-    status.classList.add("limited");
-    const limit = s.time_limit ? "its " + s.time_limit + " s" : "its";
-    box.dataset.made = madeKey(s.made);
-    if (hasContract()) box.append(el("span", "made-word " + madeKey(s.made), madeWord(s.made)));
-    status.textContent = "Not solved: the search stopped at " + limit + " limit. Proven so far: the value is at least " +
-      valueText(lo) + " and at most " + valueText(hi) + (hasContract() ? "; " + madeSentence(s.made) : "") +
-      ". No card values yet — raise the time limit, or step on to a smaller position.";
-  }
-}

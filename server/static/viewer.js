@@ -1,4 +1,4 @@
-// atout hand viewer: draws what the server's rules engine says (/api/table) and the
+// atout hand viewer: draws what the server's rules engine says (/api/view) and the
 // double-dummy values of the search (/api/solve, /api/analyze), and from one seat's view
 // the advice of /api/advise.  No number is computed here except a card's cost, the
 // difference between its value and the best card's.  One module per job, no build step.
@@ -8,7 +8,8 @@
 // report upward; none imports another feature that could import it back, so the imports
 // run one way (tests/test_viewer_modules.py checks that there is no circle):
 //
-//   viewer.js   the controller (this file)
+//   viewer.js   the controller (this file); the state changes only by state.js's actions,
+//               called by the features' controllers; a feature's view (x-view.js) draws it
 //   features:   stepping.js  stepping, what-if lines       table.js    the table and side panels
 //               value.js     the double-dummy value        seat.js     one seat's view, advice
 //               review.js    the review and its chart      deals.js    the deals offered, files, pasting
@@ -21,13 +22,13 @@
 //               api.js       the server's API              cards.js    cards as a player writes them
 //               link.js      a deal in a link (atout/present/link.py)
 //               events.js    the features' events          state.js    the page's state, small helpers
-import { state, $ } from "./state.js";
+import { state, $, setViewSeat } from "./state.js";
 import { on, emit } from "./events.js";
 import { go, stepCard, stepTrick, playInstead, backToReal, refreshButtons, update } from "./stepping.js";
 import { drawTable } from "./table.js";
 import { clearValue, solveCurrent, stopSolving } from "./value.js";
 import { adviseCurrent, fillViewOptions, stopAdvising } from "./seat.js";
-import { drawAnalysis, drawChartCursor, fillStartOptions, keepGoing, reviewLineChanged, reviewOnSolved,
+import { clearReviewStatus, drawAnalysis, drawChartCursor, fillStartOptions, goToAnalysed, keepGoing, reviewLineChanged, reviewOnSolved,
          reviewSettingChanged, reviewViewChanged, runAnalysis, stopAnalysis, stopReview, watchChartWidth } from "./review.js";
 import { start, followLink, loadDeal, loadText, notice, openInput, showDealError, showEntered } from "./deals.js";
 import { openShare, copyShare, writeAddress } from "./address.js";
@@ -51,8 +52,8 @@ function rememberLimit(id) {
 
 // from one seat's view, or every hand open again: what the other view had under way stops
 // here (it would only slow this one's down), and each panel shows what this view may see
-function setViewSeat(value) {
-  state.viewSeat = value === "" || value === null ? null : Number(value);
+function changeView(value) {
+  setViewSeat(value === "" || value === null ? null : Number(value));
   $("view-seat").value = state.viewSeat === null ? "" : String(state.viewSeat);
   stopSolving();
   stopAdvising();
@@ -64,13 +65,15 @@ function setViewSeat(value) {
 
 // what follows each feature's event
 function listen() {
-  on("go", (k) => go(k));                              // a card of the tricks, the list, the chart
+  on("go", (k) => go(k));                              // a card of the tricks, of the review
   // a card clicked: the player's card in a game against the solver, the next card of a
   // play being entered, else a what-if
   on("play", (token) => (playing() ? playerCard(token) : recordingShown() ? recordCard(token) : playInstead(token)));
   on("play-best", (token) => { if (!playing()) emit("play", token); });   // ▶ past the end: not in a game
   on("play-card", (token) => playInstead(token));      // a card of the game, the player's or the solver's
-  on("review-game", () => runAnalysis());
+  on("review-game", () => runAnalysis());            // the game played, reviewed
+  on("review-asked", () => runAnalysis());           // the review's own offer taken
+  on("to-analysed", goToAnalysed);                   // a card of the review's list or chart
   on("recorded", keepPlayed);                          // the editor keeps the play entered
   on("deal-entered", (obj, recording) => showEntered(obj, recording));
   on("deal-to-edit", (obj) => openEditor(obj));
@@ -83,7 +86,7 @@ function listen() {
   on("advised", drawTable);
   on("deal-error", showDealError);
   on("deal-closing", () => { stopPlaying(); stopSolving(); stopAdvising(); stopReview(); });
-  on("deal-opened", () => { fillStartOptions(); fillViewOptions(); drawAnalysis(); contractTableChanged(); });
+  on("deal-opened", () => { fillStartOptions(); fillViewOptions(); drawAnalysis(); clearReviewStatus(); contractTableChanged(); });
   on("deal-shown", () => (state.viewSeat === null ? reviewLineChanged() : reviewViewChanged()));
 }
 
@@ -111,7 +114,7 @@ function wire() {
   });
   $("analysis-limit").addEventListener("change", () => reviewSettingChanged("time limit"));
   $("analysis-start").addEventListener("change", () => reviewSettingChanged("start"));
-  $("view-seat").addEventListener("change", (e) => setViewSeat(e.target.value));
+  $("view-seat").addEventListener("change", (e) => changeView(e.target.value));
   $("advice-samples").addEventListener("change", () => adviseCurrent());
   $("analyse").addEventListener("click", () => runAnalysis());
   $("analysis-stop").addEventListener("click", stopAnalysis);

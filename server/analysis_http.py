@@ -1,4 +1,4 @@
-"""``POST /api/analyze/stream``: a played deal's review, told as it is found.
+"""``POST /api/analyze/stream``: a deal's analysis, told as it is found (the viewer's review).
 
 One JSON object a line (``application/x-ndjson``) — ``{"type": "start", "session",
 "resumed", "threads", "cached"}``, then ``{"type": "update", "plays": [the plays whose
@@ -10,7 +10,7 @@ plays and totals), and last ``{"type": "report", "report": the /api/analyze answ
 it began.  A request naming the ``session`` of an earlier review of the same deal and
 start goes on with that analysis, its table warm ("keep going"), where the search process
 that keeps it is free; else it begins again.  A deal, start and time limit reviewed to the
-end before are answered from :class:`Reviews` at once.  Refused before it begins: the
+end before are answered from :class:`Analyses` at once.  Refused before it begins: the
 JSON errors of every other endpoint.
 """
 
@@ -31,16 +31,16 @@ from .http_io import NDJSON, check_keys, invalid, line, position_of, request_opt
 from .pool import WorkerDied
 from .worker import SESSION, Failed
 
-#: finished reviews the server keeps to answer the same deal again at once
-REVIEWS_KEPT = 64
+#: finished analyses the server keeps to answer the same deal again at once
+ANALYSES_KEPT = 64
 #: the sessions whose client the server remembers (an id and a client id each: small)
 SESSIONS_KEPT = 4096
 KEYS = ("position", "start", "time_limit", "slot", "session")
 
 
-class Reviews:
-    """What the server remembers of its reviews: the finished ones by (deal, start, time
-    limit), the oldest forgotten past :data:`REVIEWS_KEPT`, and the client each session
+class Analyses:
+    """What the server remembers of its analyses: the finished ones by (deal, start, time
+    limit), the oldest forgotten past :data:`ANALYSES_KEPT`, and the client each session
     was given to (only it may go on with it)."""
 
     def __init__(self):
@@ -55,7 +55,7 @@ class Reviews:
 
     def keep(self, key: str, report: dict, session: str) -> None:
         self.finished[key] = {"report": report, "session": session}
-        while len(self.finished) > REVIEWS_KEPT:
+        while len(self.finished) > ANALYSES_KEPT:
             self.finished.popitem(last=False)
 
     def own(self, session: str, client: str | None) -> None:
@@ -83,7 +83,7 @@ async def analyze_stream(api, request):
                                     not SESSION.fullmatch(session)):
             raise invalid("session", "is not the name of a review this server gave")
         client = named_client(request)
-        owner = api.reviews.owner.get(session) if session is not None else None
+        owner = api.analyses.owner.get(session) if session is not None else None
         if owner is not None and owner != client:
             # another client's review: going on with it would change what that client
             # sees when it goes on itself
@@ -95,52 +95,52 @@ async def analyze_stream(api, request):
         return api.refuse(request, e)
     key = hashlib.sha256(json.dumps([raw, start, time_limit], sort_keys=True)
                          .encode()).hexdigest()
-    kept = api.reviews.kept(key) if session is None else None
+    kept = api.analyses.kept(key) if session is None else None
     if kept is not None:
         peer.close()
         api.stop_older(slot)      # a newer request in the slot, if answered at once
         # the report is the deal's, for anyone; its session only for the client that
         # made it (another would go on with that client's review)
-        owner = api.reviews.owner.get(kept["session"])
+        owner = api.analyses.owner.get(kept["session"])
         mine = {"session": kept["session"]} if owner is not None and owner == client else {}
         lines = [{"type": "start", **mine, "resumed": False, "cached": True},
                  {"type": "report", "report": {**kept["report"], "cached": True}, **mine}]
         return StreamingResponse((line(x) for x in lines), media_type=NDJSON,
                                  headers={"Cache-Control": "no-store"})
-    return StreamingResponse(_review(api, raw, start, time_limit, session, slot, key, peer,
+    return StreamingResponse(_stream(api, raw, start, time_limit, session, slot, key, peer,
                                      client),
                              media_type=NDJSON, headers={"Cache-Control": "no-store"})
 
 
-async def _review(api, raw: dict, start: int, time_limit: float, session: str | None,
+async def _stream(api, raw: dict, start: int, time_limit: float, session: str | None,
                   slot: tuple[str, str] | None, key: str, peer: contextlib.ExitStack,
                   client: str | None):
     """The lines of one review; its search is stopped when the client goes away
     (Starlette then closes this generator) or a newer request takes its ``slot``."""
-    search, messages = api.pool.review(raw, {"start": start, "time_limit": time_limit,
-                                             "session": session,
-                                             "tt_mb": api.limits.tt_mb(api.tt_mb, raw)})
+    search, messages = api.pool.analyze_stream(raw, {"start": start, "time_limit": time_limit,
+                                                     "session": session,
+                                                     "tt_mb": api.limits.tt_mb(api.tt_mb, raw)})
     try:
         async with api.held(search, slot):
             async for message in messages:
                 if "session" in message:
-                    api.reviews.own(message["session"], client)
-                yield _review_line(message)
-            yield _review_end(api.reviews, search, key, start, time_limit)
+                    api.analyses.own(message["session"], client)
+                yield _line(message)
+            yield _end(api.analyses, search, key, start, time_limit)
     finally:
         peer.close()
 
 
-def _review_line(told: dict) -> str:
+def _line(told: dict) -> str:
     """A worker's progress message as a line of the review's stream."""
     if "session" in told:
         return line({"type": "start", **told, "cached": False})
     return line({"type": "update", **told})
 
 
-def _review_end(reviews: Reviews, search: asyncio.Future, key: str, start: int,
+def _end(analyses: Analyses, search: asyncio.Future, key: str, start: int,
                 time_limit: float) -> str:
-    """The review's last line: its report (kept in ``reviews`` when it ran its whole
+    """The review's last line: its report (kept in ``analyses`` when it ran its whole
     time), or why it failed."""
     try:
         answer = search.result()
@@ -158,5 +158,5 @@ def _review_end(reviews: Reviews, search: asyncio.Future, key: str, start: int,
     if answer.status == "limit":
         report["time_limit"] = time_limit
     if found["report"].get("stopped_by") != "cancel":
-        reviews.keep(key, report, found["session"])
+        analyses.keep(key, report, found["session"])
     return line({"type": "report", "report": report, "session": found["session"]})
