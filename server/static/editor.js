@@ -474,7 +474,7 @@ const BIDDING = {
       (v) => change(() => { const k = contract(); delete k.called; delete k.alone; if (v === "alone") k.alone = true; else if (v) k.called = v; }), "contract.called"));
   },
   austrian(box, o, c, game) {
-    box.append(select("ed-bid", "Game", [["", "— the game —"]].concat(o.bid.map((b) => [b, b.replace(/_/g, " ")])), c.bid, (v) => setContract("bid", v), "contract.bid"));
+    box.append(select("ed-bid", "Game", [["", "— the game —"]].concat(o.bid.map((b) => [b, contractWords(game, b)])), c.bid, (v) => setContract("bid", v), "contract.bid"));
     if (c.bid === "trischaken") {
       box.append(select("ed-for-seat", "Analysed seat", seatChoices([0, 1, 2, 3], "— whose points —"), c.for_seat, (v) => setContract("for_seat", toSeat(v)), "contract.for_seat"));
       box.append(checkbox("ed-von-oben", "Von oben (a leader with tarock leads its highest)", c.von_oben, (v) => setContract("von_oben", v), "contract.von_oben"));
@@ -482,7 +482,7 @@ const BIDDING = {
       box.append(select("ed-declarer", "Declarer", seatChoices(o.declarer, "— who declared —"), c.declarer, (v) => setContract("declarer", toSeat(v)), "contract.declarer"));
       if (o.called) box.append(select("ed-called", "King called", [["", "— the king called —"]].concat(o.called.map((t) => [t, cardName(t)])), c.called, (v) => setContract("called", v), "contract.called"));
       if (c.declarer !== undefined && (!o.called || c.called)) box.append(sideEl(c, o));
-      if (o.objective) box.append(select("ed-objective", "Played for", [["", "the game"]].concat(o.objective.filter((x) => x !== "contract").map((x) => [x, x.replace(/_/g, " ")])), c.objective, (v) => setContract("objective", v), "contract.objective"));
+      if (o.objective) box.append(select("ed-objective", "Played for", [["", "the game"]].concat(o.objective.filter((x) => x !== "contract").map((x) => [x, contractWords(game, x)])), c.objective, (v) => setContract("objective", v), "contract.objective"));
     }
     const countings = gameOf(game).words.countings;
     if (c.bid) box.append(select("ed-counting", "Counting", o.counting.map((k) => [k, countings[k]]), c.counting || "seed", (v) => setContract("counting", v === "seed" ? null : v), "contract.counting"));
