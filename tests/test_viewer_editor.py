@@ -22,6 +22,7 @@ from atout.dealt import dealt
 from atout.position import parse_position
 
 from test_viewer import DESKTOP, LAPTOP, PHONE, browser, keep_screenshot, new_page  # noqa: F401
+from test_viewer import sync_api
 from deals import random_finished
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -55,6 +56,26 @@ def page_at(browser, server, viewport):
     pg.goto(server)
     pg.wait_for_selector("#table .seat")
     return context, pg
+
+
+def record_card(pg, tok: str, k: int) -> None:
+    """Card ``k`` of the play clicked on the table while it is recorded, and its table
+    shown.  A click can be lost on a busy machine: the table's cards are drawn again when
+    the position's value comes, and a click whose press and release land on two drawings
+    of the card is no click — so one that recorded nothing within 5 s is made again (the
+    card recorded twice would fail the test: the play is compared whole at the end)."""
+    card = f'.seat.to-play .card.legal[data-card="{tok}"]'
+    recorded = "n => state.real.length === n"
+    for attempt in range(3):
+        pg.click(card)
+        try:
+            pg.wait_for_function(recorded, arg=k + 1, polling=100, timeout=5000)
+            break
+        except sync_api.TimeoutError:
+            if pg.evaluate("state.real.length") != k:
+                raise
+    pg.wait_for_function("n => document.getElementById('table').dataset.shown === String(n)",
+                         arg=k + 1, polling=100)
 
 
 def checked(pg, stage: str) -> None:
@@ -97,8 +118,7 @@ def test_a_whole_fr4_deal_entered_card_by_card(browser, server, tmp_path):
     pg.click("#ed-record")
     pg.wait_for_selector("#recording:not([hidden])")
     for k, tok in enumerate(obj["played"]):
-        pg.click(f'.seat.to-play .card.legal[data-card="{tok}"]')
-        pg.wait_for_function("n => document.getElementById('table').dataset.shown === String(n)", arg=k + 1, polling=100)
+        record_card(pg, tok, k)
     assert "all 72 cards" in pg.inner_text("#recording-text")
     shown = pg.evaluate("state.deal")
     assert parse_position(shown).to_json() | {"id": None} == pos.to_json() | {"id": None}
