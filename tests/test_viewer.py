@@ -1100,3 +1100,30 @@ def test_the_review_reads_each_cards_verdict(page):
     items = page.locator("#mistakes li.mistake").all()
     assert [int(i.get_attribute("data-index")) for i in items] == [mistake["index"]]
     assert items[0].locator(".cost").inner_text() == "≥20"
+
+
+def test_a_value_that_comes_leaves_the_lit_cards_in_place(page):
+    """The position's value puts its badges on the lit cards as they stand: the table was
+    drawn anew when it came, and a card replaced between a finger's press and its release
+    is no click (a card clicked into a recorded play was lost so on a busy machine).  The
+    value is held back until the lit cards are marked; once it is shown, the marked cards
+    are the ones that carry it."""
+    held = []
+    page.route("**/api/solve", lambda route: held.append(route))
+    k = 64                                             # fr4, two tricks left: a quick value
+    open_deal(page, GAMES["fr4"], k)
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page asked for no value"
+    lit = page.evaluate("""() => { const cards = document.querySelectorAll('#table .card.legal');
+                                   cards.forEach((c) => { c.dataset.mark = 'drawn'; });
+                                   return cards.length; }""")
+    assert lit > 0 and page.locator("#table .card.legal[data-value]").count() == 0
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/solve")
+    wait_solved(page, k)
+    assert page.locator("#table .card.legal[data-value]").count() == lit
+    assert page.locator("#table .card.legal[data-mark='drawn'][data-value]").count() == lit

@@ -60,10 +60,10 @@ def page_at(browser, server, viewport):
 
 def record_card(pg, tok: str, k: int) -> None:
     """Card ``k`` of the play clicked on the table while it is recorded, and its table
-    shown.  A click can be lost on a busy machine: the table's cards are drawn again when
-    the position's value comes, and a click whose press and release land on two drawings
-    of the card is no click — so one that recorded nothing within 5 s is made again (the
-    card recorded twice would fail the test: the play is compared whole at the end)."""
+    shown.  A click was lost once under CI's load (the table's cards were drawn anew when
+    the position's value came; they are now kept: test_viewer's lit-cards test); should one
+    still be, a click that recorded nothing within 5 s is made again (a card recorded twice
+    would fail the test: the play is compared whole at the end)."""
     card = f'.seat.to-play .card.legal[data-card="{tok}"]'
     recorded = "n => state.real.length === n"
     for attempt in range(3):

@@ -47,9 +47,35 @@ export function campClass(seat) {
   return t.camps[seat] === 0 ? "a" : "b";
 }
 
+// what the table on the page was drawn for: values that come later are put on its cards as
+// they stand (drawValues) rather than by drawing it anew
+let drawn = null;
+
+function drawnFor() {
+  return { table: state.table, viewSeat: state.viewSeat, cursor: state.cursor, next: state.line[state.cursor] };
+}
+
+// a position's value or advice came: its badges on the lit cards, the cards themselves left
+// in place — a card drawn anew between a finger's press and its release is no click, and a
+// player clicking while the value comes lost the card so on a slow machine
+export function drawValues() {
+  const now = drawnFor();
+  if (!drawn || Object.keys(now).some((k) => now[k] !== drawn[k])) { drawTable(); return; }
+  const t = state.table;
+  for (const wrap of $("table").querySelectorAll(".seat.to-play .legal-slot")) {
+    const card = wrap.querySelector(".card.legal");
+    for (const badge of wrap.querySelectorAll(".badge, .advice-badge")) badge.remove();
+    card.classList.remove("optimal", "small", "big", "recommended");
+    for (const key of ["value", "cost", "adviceMean"]) delete card.dataset[key];
+    if (state.viewSeat === null) valueBadge(wrap, card, card.dataset.card, t.to_play);
+    else if (state.viewSeat === t.to_play) adviceBadge(wrap, card, card.dataset.card, t.to_play);
+  }
+}
+
 export function drawTable() {
   const t = state.table;
   const box = $("table");
+  drawn = drawnFor();
   // a lit card with the keyboard's focus keeps it when the table is drawn anew (its values
   // came): the player's Enter still plays it
   const active = document.activeElement;

@@ -25,7 +25,7 @@
 import { state, $, setViewSeat } from "./state.js";
 import { on, emit } from "./events.js";
 import { go, stepCard, stepTrick, playInstead, backToReal, refreshButtons, update } from "./stepping.js";
-import { drawTable } from "./table.js";
+import { drawTable, drawValues } from "./table.js";
 import { clearValue, solveCurrent, stopSolving } from "./value.js";
 import { adviseCurrent, fillViewOptions, stopAdvising } from "./seat.js";
 import { clearReviewStatus, drawAnalysis, drawChartCursor, fillStartOptions, goToAnalysed, keepGoing, reviewLineChanged, reviewOnSolved,
@@ -82,8 +82,8 @@ function listen() {
   on("table", drawTable);                              // its table came
   on("shown", () => { drawChartCursor(); writeAddress(); solveCurrent(); adviseCurrent(); imageChanged(); drawRecording(); playOnShown(); });
   on("line-changed", reviewLineChanged);
-  on("solved", (lineKey, result) => { drawTable(); refreshButtons(); reviewOnSolved(lineKey, result); imageChanged(); playOnSolved(lineKey, result); });
-  on("advised", drawTable);
+  on("solved", (lineKey, result) => { drawValues(); refreshButtons(); reviewOnSolved(lineKey, result); imageChanged(); playOnSolved(lineKey, result); });
+  on("advised", drawValues);
   on("deal-error", showDealError);
   on("deal-closing", () => { stopPlaying(); stopSolving(); stopAdvising(); stopReview(); });
   on("deal-opened", () => { fillStartOptions(); fillViewOptions(); drawAnalysis(); clearReviewStatus(); contractTableChanged(); });
