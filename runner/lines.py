@@ -21,22 +21,13 @@ def error_line(ident, line: int, fld: str, reason: str) -> dict:
 
 
 def solve_line(raw: bytes | None, line: int, opts: dict, oversize: int = 0) -> dict:
-    """The result line of one input line; never raises."""
-    if raw is None:
-        return error_line(None, line, "json", f"line of {oversize} bytes is longer than {MAX_LINE_BYTES}")
-    try:
-        from atout.jsonl import parse_line
+    """The result line of one input line (``atout solve``'s, with ``input_line``); never
+    raises: failures as :func:`_deal_line` words them."""
+    def work(rec) -> dict:
         from atout.solver import solve
-        rec = parse_line(raw, line)
-        if rec.error is not None:
-            return error_line(rec.id, line, rec.error.field, rec.error.reason)
-        result = solve(rec.position, **opts).to_json()
-    except MemoryError:
-        return error_line(ident_of(raw), line, "solver", "out of memory")
-    except Exception as e:  # a bug must not stop the run: it is this puzzle's result
-        return error_line(ident_of(raw), line, "solver", f"{type(e).__name__}: {e}")
-    result["input_line"] = line
-    return result
+        return solve(rec.position, **opts).to_json()
+
+    return _deal_line(raw, line, oversize, work)
 
 # -- analysing one played deal ------------------------------------------------------------------
 
