@@ -108,9 +108,17 @@ def test_half_sent_requests_are_capped_and_closed(guarded):
         sock.sendall(b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\n")
         return _closed(sock)
     outcomes = _in_parallel(half, 2 * CAP)
-    # past the cap a connection may already be closed during its handshake: an error then
-    assert all(o is True or isinstance(o, OSError) for o in outcomes), outcomes
-    assert outcomes.count(True) >= CAP
+    # past the cap a connection may already be closed during its handshake: an error then (a
+    # timeout is one too, but a connection held: not allowed)
+    assert all(o is True or isinstance(o, OSError) and not isinstance(o, TimeoutError)
+               for o in outcomes), outcomes
+    # within the cap, a handshake over the 1 s --header-timeout is cut too (twelve at once on
+    # a loaded machine: CI saw 4 of 6 through), so how many get in is not fixed; some must,
+    # and every one cut is told in the log, as past the cap or as a late handshake
+    assert outcomes.count(True) >= 1, outcomes
+    if outcomes.count(True) < CAP:
+        said = "\n".join(guarded.log_lines())
+        assert "took over" in said or "none idle to close" in said, said
     _serves(guarded)
 
 
