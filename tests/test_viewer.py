@@ -753,6 +753,15 @@ def test_the_page_on_a_phone(phone, game, tmp_path):
     keep_screenshot(phone, tmp_path, f"viewer-{game}-390x844.png", full_page=False)
     width = PHONE["width"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= width   # no sideways scroll
+    # the header's lists show their whole choice (the view's "every hand open" was cut); the
+    # text, its padding and the list's arrow (about 30 px) within the list's width
+    for list_id in ("deal-select", "view-seat"):
+        room, text = phone.evaluate("""id => { const s = document.getElementById(id);
+            const c = document.createElement('canvas').getContext('2d');
+            c.font = getComputedStyle(s).font;
+            return [s.clientWidth, c.measureText(s.options[s.selectedIndex].text).width]; }""",
+                                    list_id)
+        assert text + 30 <= room, (list_id, text, room)
     # every control on the screen and the one under a tap: buttons, lists, the slider, the
     # lit cards, the file input once opened
     phone.click("#toggle-input")
