@@ -2,7 +2,8 @@
 the client.
 
 Each pair round-trips: ``position_object(position_message(obj)) == obj`` for a position
-object of docs/format.md, and the result converters give back exactly the local API's
+object of docs/format.md (and ``deal_object(deal_message(obj)) == obj`` for a deal as
+dealt's), and the result converters give back exactly the local API's
 objects (:class:`~atout.solver.SolveResult`, the dict of ``atout.analyze``), key order
 included.  JSON numbers inside the contract and the outcome travel as doubles
 (google.protobuf.Value); whole ones come back as ints.
@@ -16,13 +17,16 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from atout.errors import PositionError
-from atout.position import PEOPLE_FIELDS
+from atout.position import DEALT_FIELDS, PEOPLE_FIELDS
 from atout.printable import shown
 from atout.verdict import VerdictKind
 
 from .v1 import solver_pb2 as pb
 
 POSITION_FIELDS = ("id", "game", "hands", "first", "played", "contract")
+#: a deal as dealt's fields (docs/format.md): a position's, with the cards outside the
+#: hands instead of the contract (``played`` may be given, empty, as the format allows)
+DEAL_FIELDS = ("id", "game", "hands", "first", "played") + DEALT_FIELDS
 INT64 = 1 << 63
 STATUS_OF = {"ok": pb.STATUS_OK, "limit": pb.STATUS_LIMIT}
 STATUS_NAME = {v: k for k, v in STATUS_OF.items()}
@@ -105,6 +109,12 @@ def _tokens(x: Any, field: str) -> list[str]:
     return list(x)
 
 
+def _seat_field(x: Any, field: str) -> int:
+    if type(x) is not int or not -(1 << 31) <= x < (1 << 31):
+        raise PositionError(field, "must be a seat number")
+    return x
+
+
 def position_message(obj: Any) -> pb.Position:
     """A position JSON object (or a :class:`~atout.position.Position`) as a message.
 
@@ -133,10 +143,7 @@ def position_message(obj: Any) -> pb.Position:
         for s, h in enumerate(hands):
             msg.hands.add().cards.extend(_tokens(h, f"hands[{s}]"))
     if "first" in obj:
-        first = obj["first"]
-        if type(first) is not int or not -(1 << 31) <= first < (1 << 31):
-            raise PositionError("first", "must be a seat number")
-        msg.first = first
+        msg.first = _seat_field(obj["first"], "first")
     if "played" in obj:
         msg.played.extend(_tokens(obj["played"], "played"))
     if "contract" in obj:
@@ -164,6 +171,63 @@ def position_object(msg: pb.Position) -> dict:
     obj["played"] = list(msg.played)
     if msg.HasField("contract"):
         obj["contract"] = _plain_struct(msg.contract, "contract")
+    return obj
+
+
+def deal_message(obj: Any) -> pb.Deal:
+    """A deal as dealt's JSON object (docs/format.md) as a message.
+
+    Raises :class:`~atout.errors.PositionError` for what no message can carry (a card that
+    is not a string, a key the format does not have, a card played); the rules are checked
+    by the server (:func:`atout.dealt.parse_deal`)."""
+    if not isinstance(obj, dict):
+        raise PositionError("deal", "must be a JSON object")
+    for key in obj:
+        if key not in DEAL_FIELDS + PEOPLE_FIELDS:      # (who played it where: not carried)
+            raise PositionError(shown(key), "unknown field")
+    msg = pb.Deal()
+    _set_id(msg, obj.get("id"))
+    if "game" in obj:
+        if not isinstance(obj["game"], str):
+            raise PositionError("game", "must be a string")
+        msg.game = obj["game"]
+    if "hands" in obj:
+        hands = obj["hands"]
+        if not isinstance(hands, (list, tuple)):
+            raise PositionError("hands", "must be a list of hands")
+        for s, h in enumerate(hands):
+            msg.hands.add().cards.extend(_tokens(h, f"hands[{s}]"))
+    if "first" in obj:
+        msg.first = _seat_field(obj["first"], "first")
+    if obj.get("played"):
+        raise PositionError("played", "a deal as dealt has no card played")
+    for name in ("dog", "open", "talon"):
+        if name in obj:
+            getattr(msg, name).extend(_tokens(obj[name], name))
+    if "dealer" in obj:
+        msg.dealer = _seat_field(obj["dealer"], "dealer")
+    return msg
+
+
+def deal_object(msg: pb.Deal) -> dict:
+    """The deal as dealt's JSON object a message carries: its fields in the format's order,
+    those absent from it (an empty list of cards included) left out, so that
+    :func:`atout.dealt.parse_deal` names what is missing."""
+    obj: dict[str, Any] = {}
+    ident = _get_id(msg)
+    if ident is not None:
+        obj["id"] = ident
+    if msg.game:
+        obj["game"] = msg.game
+    if msg.hands:
+        obj["hands"] = [list(h.cards) for h in msg.hands]
+    if msg.HasField("first"):
+        obj["first"] = msg.first
+    if msg.HasField("dealer"):
+        obj["dealer"] = msg.dealer
+    for name in ("dog", "open", "talon"):
+        if getattr(msg, name):
+            obj[name] = list(getattr(msg, name))
     return obj
 
 

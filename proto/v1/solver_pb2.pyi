@@ -412,17 +412,41 @@ class AdviseBatchResult(_message.Message):
     advice: Advice
     def __init__(self, index: _Optional[int] = ..., advice: _Optional[_Union[Advice, _Mapping]] = ...) -> None: ...
 
+class Deal(_message.Message):
+    __slots__ = ("text_id", "number_id", "game", "hands", "first", "dog", "dealer", "open", "talon")
+    TEXT_ID_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    DOG_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    TALON_FIELD_NUMBER: _ClassVar[int]
+    text_id: str
+    number_id: int
+    game: str
+    hands: _containers.RepeatedCompositeFieldContainer[Hand]
+    first: int
+    dog: _containers.RepeatedScalarFieldContainer[str]
+    dealer: int
+    open: _containers.RepeatedScalarFieldContainer[str]
+    talon: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, text_id: _Optional[str] = ..., number_id: _Optional[int] = ..., game: _Optional[str] = ..., hands: _Optional[_Iterable[_Union[Hand, _Mapping]]] = ..., first: _Optional[int] = ..., dog: _Optional[_Iterable[str]] = ..., dealer: _Optional[int] = ..., open: _Optional[_Iterable[str]] = ..., talon: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class TableRequest(_message.Message):
-    __slots__ = ("position", "time_limit", "contracts", "values")
+    __slots__ = ("position", "deal", "time_limit", "contracts", "values")
     POSITION_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
     CONTRACTS_FIELD_NUMBER: _ClassVar[int]
     VALUES_FIELD_NUMBER: _ClassVar[int]
     position: Position
+    deal: Deal
     time_limit: float
     contracts: _containers.RepeatedScalarFieldContainer[str]
     values: bool
-    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., time_limit: _Optional[float] = ..., contracts: _Optional[_Iterable[str]] = ..., values: _Optional[bool] = ...) -> None: ...
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., deal: _Optional[_Union[Deal, _Mapping]] = ..., time_limit: _Optional[float] = ..., contracts: _Optional[_Iterable[str]] = ..., values: _Optional[bool] = ...) -> None: ...
 
 class TableCell(_message.Message):
     __slots__ = ("seat", "contract", "called", "partner", "objective", "calls", "ecart", "made", "value", "bounds", "ecart_cards", "ecart_classes", "refuted")

@@ -129,8 +129,9 @@ class SolverServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Table(self, request, context):
-        """The double-dummy contract table of a position's deal as dealt (`atout table`): which
-        contracts each seat could have made, and the par. Each message carries the cells
+        """The double-dummy contract table of a deal as dealt (`atout table`), given by itself
+        (deal) or as a position's (position): which contracts each seat could have made,
+        and the par. Each message carries the cells
         whose verdict or bounds changed since the last (the cheap cells come first); the
         last (final) the whole table.
         """
