@@ -7,6 +7,8 @@
 ...     for index, r in solver.solve_batch(positions, timeout=600):    # as each finishes
 ...         ...
 ...     advice = solver.advise(position_obj, samples=100, seed=7)      # atout advise's line
+...     for told in solver.table(deal_obj, time_limit=60):            # a position's, too
+...         ...
 
 ``timeout`` is the call's gRPC deadline in seconds (None: no deadline).  A call answered
 UNAVAILABLE is made again by gRPC itself (:data:`RETRY_POLICY`).  A call the
@@ -255,19 +257,26 @@ class Client:
 
     def table(self, position, *, time_limit: float | None = None, contracts=None,
               values: bool = False, timeout: float | None = None) -> Iterator[dict]:
-        """The contract table of ``position``'s deal as dealt (``atout table``), told as it
-        is proven: ``{"cells": [...]}`` first with every cell in the table's order, then
-        with the cells that changed as they change, and last ``{"table": the whole
-        table}`` (the object of ``atout table``)."""
+        """The contract table of ``position``'s deal as dealt (``atout table``) — or of a
+        deal as dealt given by itself (docs/format.md's object: no contract, its dog, open
+        cards or talon beside the hands) — told as it is proven: ``{"cells": [...]}``
+        first with every cell in the table's order, then with the cells that changed as
+        they change, and last ``{"table": the whole table}`` (the object of ``atout
+        table``)."""
         from atout.contract_table import table_spec
-        from atout.dealt import dealt
+        from atout.dealt import dealt, deal_json, is_deal, parse_deal
         from atout.proto.table import cell_object, table_object
-        message, pos = _checked(position)
+        if is_deal(position):
+            d = parse_deal(position)            # refused here as locally, no call made
+            request = pb.TableRequest(deal=convert.deal_message(deal_json(d, position.get("id"))))
+        else:
+            message, pos = _checked(position)
+            d = dealt(pos)
+            request = pb.TableRequest(position=message)
         # a contract the table has not: refused here (the écarts are the server's to count)
-        table_spec(dealt(pos), contracts, count_ecarts=False)
-        request = pb.TableRequest(position=message,
-                                  contracts=list(contracts or ()),
-                                  values=options.flag(values, "values"))
+        table_spec(d, contracts, count_ecarts=False)
+        request.contracts.extend(contracts or ())
+        request.values = options.flag(values, "values")
         _limits(request, time_limit, None)
         for reply in self._stream(self.stub.Table, request, timeout):
             if reply.final:

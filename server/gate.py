@@ -111,8 +111,11 @@ def peer_host(context) -> str:
 
 
 def request_ident(request) -> tuple[str, str | None]:
-    """(id as the log shows it, more): a position's id, or a batch's size."""
+    """(id as the log shows it, more): a position's id (a table's deal as dealt's), or a
+    batch's size."""
     position = getattr(request, "position", None)
+    if getattr(request, "deal", None) is not None and request.HasField("deal"):
+        position = request.deal
     if position is not None and hasattr(position, "WhichOneof"):
         which = position.WhichOneof("id")
         return label(None if which is None else getattr(position, which)), None

@@ -102,7 +102,7 @@ class SolverService(pb_grpc.SolverServicer):
     async def Table(self, request: pb.TableRequest, context):
         from atout.proto.table import cell_message, table_message
 
-        obj = _position(request.position, "")
+        obj = _table_deal(request)
         _check_limits(request)
         contracts = list(request.contracts) or None
         # (not on the event loop: an Austrian table's cells take tens of milliseconds)
@@ -339,6 +339,25 @@ def _position(msg: pb.Position, prefix: str) -> dict:
     return obj
 
 
+def _table_deal(request: pb.TableRequest) -> dict:
+    """What a table request tables: its position's object, or its deal as dealt's, checked
+    by the rules as the HTTP API checks them (Refusal naming the field: a deal's under
+    ``deal.``); exactly one of the two must be given."""
+    from atout.dealt import parse_deal
+    if request.HasField("deal"):
+        if request.HasField("position"):
+            raise _invalid([("deal", "give a position or a deal as dealt, not both")])
+        obj = convert.deal_object(request.deal)
+        try:
+            parse_deal(obj)
+        except PositionError as e:
+            raise _invalid([("deal." + e.field, e.reason)]) from None
+        return obj
+    if not request.HasField("position"):
+        raise _invalid([("position", "is missing: give a position, or a deal as dealt (deal)")])
+    return _position(request.position, "")
+
+
 def _analysis_position(request: pb.AnalyzeRequest) -> dict:
     """An analysis request's position, its limits and its start checked (INVALID_ARGUMENT
     naming the field)."""
@@ -371,13 +390,15 @@ def _check_positions(limits: Limits, request) -> None:
 
 
 def _check_contracts(obj: dict, contracts) -> None:
-    """The contracts a table request asks, checked before a search process is taken
+    """The contracts a table request asks of ``obj`` (a position or a deal as dealt, told
+    apart as ``contract_table`` does), checked before a search process is taken
     (INVALID_ARGUMENT naming ``contracts`` or the field that would give the cells); the
     écarts are counted by the search process, within the time limit, not here."""
     from atout.contract_table import table_spec
-    from atout.dealt import dealt
+    from atout.dealt import dealt, is_deal, parse_deal
     try:
-        table_spec(dealt(parse_position(obj)), contracts, count_ecarts=False)
+        d = parse_deal(obj) if is_deal(obj) else dealt(parse_position(obj))
+        table_spec(d, contracts, count_ecarts=False)
     except PositionError as e:
         raise _invalid([(e.field, e.reason)]) from None
 

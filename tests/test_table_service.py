@@ -1,7 +1,7 @@
 """The contract table over gRPC (``Table``, streamed cells) and HTTP
 (``/api/contract-table[/stream]``) against a real ``atout serve``: the same verdicts as
-the local table, the cells told in order end as the final table's, bad input refused
-naming the field; the messages carry a table whole, key order included; Ctrl-C's switch
+the local table, of a position's deal or of a deal as dealt, the cells told in order end
+as the final table's, bad input refused naming the field; the messages carry a table whole, key order included; Ctrl-C's switch
 stops a table at once."""
 
 from __future__ import annotations
@@ -17,10 +17,13 @@ import httpx
 import pytest
 
 from atout.client import Client
+from atout.client.remote import _error
+from atout.dealt import dealt, deal_json
 from atout.errors import PositionError
 from atout.proto.table import table_message, table_object
 from atout.proto.v1 import solver_pb2 as pb
 from atout.proto.v1 import solver_pb2_grpc as pb_grpc
+from atout.position import parse_position
 from atout.proto import convert
 from atout.solver import Cancel
 from atout.solver.contract_table import contract_table
@@ -85,6 +88,88 @@ def test_grpc_table_refuses_by_field(server):
         assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert e.value.details().startswith(field + ":")
     channel.close()
+
+
+def _dealt(obj: dict, ident=None) -> dict:
+    """The deal as dealt of a position object, written by itself (docs/format.md)."""
+    return deal_json(dealt(parse_position(obj)), ident or obj.get("id"))
+
+
+#: cheap deals as dealt and the contracts asked of them (a whole deal's table in well under
+#: a second): an fr4 garde contre and an at4 bettler and piccolo
+DEALS = (lambda: _dealt(random_position(random.Random(0), "fr4", "garde_sans", chelem=False,
+                                         poignees=False), "fr4 deal"), ["garde_contre"]), \
+        (lambda: _dealt(_deal(1)), ASKED)
+
+
+def test_grpc_table_of_a_deal_as_dealt(server):
+    """A deal as dealt (no contract: TableRequest.deal) gets over gRPC the table that the
+    HTTP API and the local table give it; the client sends one as it is given."""
+    for make, contracts in DEALS:
+        deal = make()
+        local = contract_table(deal, contracts=contracts)
+        with Client(server.address) as client:
+            messages = list(client.table(deal, contracts=contracts, time_limit=60))
+        table = messages[-1]["table"]
+        assert table["status"] == "ok" and table["id"] == deal["id"]
+        assert table["played"] is None                  # no contract was played
+        assert _verdicts(table) == _verdicts(local) and table["par"] == local["par"]
+        r = httpx.post(f"{server.url}/api/contract-table", timeout=120,
+                       json={"position": deal, "contracts": contracts, "time_limit": 60})
+        assert _verdicts(r.json()) == _verdicts(table) and r.json()["par"] == table["par"]
+    # the message built by hand, field by field (an at4 deal's talon)
+    deal = _dealt(_deal(1))
+    request = pb.TableRequest(contracts=["bettler"], deal=pb.Deal(
+        number_id=7, game="at4", hands=[pb.Hand(cards=h) for h in deal["hands"]],
+        first=deal["first"], talon=deal["talon"]))
+    with Client(server.address) as client:
+        final = list(client.stub.Table(request, timeout=60))[-1]
+    assert final.final and final.table.number_id == 7
+    assert _verdicts(table_object(final.table)) == _verdicts(contract_table(deal, contracts=["bettler"]))
+    assert 'gRPC Table peer=127.0.0.1 id=7 ' in server.log_text()
+
+
+def test_grpc_table_refuses_a_bad_deal_naming_its_field(server):
+    """A deal as dealt the rules refuse, both a position and a deal, or neither: refused
+    INVALID_ARGUMENT, the field violation naming the request's field (the deal's under
+    ``deal.``); the client refuses a bad deal itself, naming the format's field."""
+    deal = DEALS[0][0]()
+    long_hand = {**deal, "hands": [deal["hands"][0] + deal["dog"][:5]] + deal["hands"][1:],
+                 "dog": deal["dog"][5:]}
+    position = convert.position_message(_deal(2))
+    priest5 = _dealt(random_position(random.Random(5), "priest5"))
+    del priest5["dealer"]
+    cases = ((pb.TableRequest(deal=convert.deal_message(long_hand)), "deal.hands[0]"),
+             (pb.TableRequest(deal=convert.deal_message({**deal, "game": "fr6"})), "deal.game"),
+             (pb.TableRequest(deal=convert.deal_message(priest5)), "deal.dealer"),
+             (pb.TableRequest(deal=convert.deal_message({**deal, "dog": []})), "deal.dog"),
+             (pb.TableRequest(deal=convert.deal_message(deal), position=position), "deal"),
+             (pb.TableRequest(), "position"),
+             (pb.TableRequest(deal=convert.deal_message(deal), contracts=["bettler"]),
+              "contracts"))
+    with Client(server.address) as client:
+        for request, field in cases:
+            with pytest.raises(grpc.RpcError) as raw:
+                list(client.stub.Table(request, timeout=30))
+            e = _error(raw.value)
+            assert e.code == grpc.StatusCode.INVALID_ARGUMENT, field
+            assert e.violations[0][0] == field, (field, e.violations)
+            assert e.details.startswith(field + ":")
+        with pytest.raises(PositionError) as here:           # checked before any call
+            list(client.table({**deal, "dog": deal["dog"][:5]}))
+        assert (here.value.field, here.value.reason) == ("dog", "must hold 6 cards, not 5")
+
+
+def test_deal_messages_carry_a_deal_as_dealt_whole():
+    """Every game's deal as dealt through its message and back: the same object."""
+    rng = random.Random(6)
+    for game in ("fr4", "fr3", "fr5", "priest5", "at4"):
+        deal = _dealt(random_position(rng, game), game)
+        msg = pb.Deal.FromString(convert.deal_message(deal).SerializeToString())
+        assert json.dumps(convert.deal_object(msg)) == json.dumps(deal)
+    with pytest.raises(PositionError) as e:
+        convert.deal_message({**deal, "contract": {}})
+    assert e.value.field == "contract"
 
 
 def test_http_contract_table_and_its_stream(server):
