@@ -5,6 +5,7 @@
     python bench/gardes.py --sets fr4-full --count 1 --seats 2 --out cells.jsonl
     python bench/gardes.py --sets fr4-full --whole-table --node-limit 8.4e8
     python bench/gardes.py --sets fr4-full --whole-table --ids fr4-full-001,fr4-full-006
+    python bench/gardes.py --sets fr4-full --depth-first --skip fr4-full-000:1,fr4-full-002:2
 
 The deals are bench/table.py's (a French deal as dealt, the taker's écart as the dog), and
 every seat's ``garde`` is asked over every écart, each cell alone: the contract table's
@@ -15,6 +16,11 @@ busy, when the time limit does not bind).  Per cell: made, not made or open; the
 it was settled — made: until a class made it; not made: every class refuted — which are the
 same on any machine on one thread; the CPU and wall seconds; the classes refuted.  Then the
 totals and medians per set.
+
+``--depth-first``: each cell as one search whose first six moves were the taker's écart
+would walk it (issue 68's other way): the écart classes depth first, in the classes' order,
+each searched to the end on the one table before the next — a stand-in that measures its
+nodes with the engine as it is.
 
 ``--whole-table``: each deal's whole table instead (every cell, the implied answers on),
 within ``--node-limit`` nodes in all — on one thread, what two cores search in 120 s at
@@ -101,6 +107,56 @@ def settle(spec, cell, time_limit: float, node_limit: int, threads: int,
             "nodes": nodes, "cpu": cpu, "seconds": seconds}
 
 
+def depth_first(cell, node_limit: int, tt_mb: int | None) -> dict:
+    """The cell as one search whose first six moves are the taker's écart would walk it:
+    depth first, each écart searched to the end before the next, in the order a move
+    ordering would try them (``atout.ecart.promise``'s, the classes' order), on one table.
+    A stand-in measured with the engine as it is (a class's proof is the same whole-deal
+    search under the six moves as here; what the core would add is the moves' own few
+    nodes), against the table's budgets that double class by class (``settle``)."""
+    from atout.errors import PositionError
+    from atout.scoring import made_threshold
+    from atout.solver import ask_made, make_engine
+    from atout.solver import contract_table as ct
+    from atout.solver.params import code_of, engine_params, start_state
+
+    engine, game, threshold = None, None, None
+    nodes = refuted = 0
+    made = None
+    cpu, started = time.process_time(), time.perf_counter()
+    for k in cell.classes:
+        try:
+            pos = cell.with_ecart(k.ecart)
+        except PositionError:               # (an écart the rules refuse: no choice)
+            refuted += 1
+            continue
+        if engine is None:
+            engine = make_engine(pos, ct.FIRST_TT_MB, grow_to_mb=tt_mb or ct.DEFAULT_TT_MB)
+            threshold = made_threshold(pos.contract, pos.hands)
+            game = {key: v for key, v in engine_params(pos).items() if key != "state"}
+        else:
+            engine.rebase(dict(game, state=start_state(pos)))
+            for card in pos.played:
+                engine.play(code_of(pos.rules, card))
+        if node_limit and nodes >= node_limit:
+            break
+        engine.set_limits(node_limit - nodes if node_limit else 0, 0)
+        before = engine.nodes
+        done, lo, hi = ask_made(engine, threshold, *engine.bounds())
+        nodes += engine.nodes - before
+        if not done:
+            break
+        if lo >= threshold:
+            made = True
+            break
+        refuted += 1
+    if refuted == len(cell.classes):
+        made = False
+    return {"seat": cell.seat, "called": cell.called, "classes": len(cell.classes),
+            "made": made, "refuted": refuted, "bounds": [None, None], "nodes": nodes,
+            "cpu": time.process_time() - cpu, "seconds": time.perf_counter() - started}
+
+
 def whole_tables(args) -> int:
     """--whole-table: each deal's whole table within the node limit (module docstring)."""
     from atout.contract_table import table_spec
@@ -165,6 +221,11 @@ def main() -> int:
     p.add_argument("--tt-mb", type=int, default=None)
     p.add_argument("--out", metavar="FILE", help="one JSON line per cell")
     p.add_argument("--ids", help="only these deals (comma-separated ids; --count ignored)")
+    p.add_argument("--skip", default="", help="cells to leave out: id:seat,... "
+                                              "(e.g. fr4-full-000:1)")
+    p.add_argument("--depth-first", action="store_true",
+                   help="each cell as one search with the écart as its first moves would "
+                        "walk it: écarts depth first, each to the end (one thread)")
     p.add_argument("--whole-table", action="store_true",
                    help="each deal's whole table instead, within --node-limit in all")
     args = p.parse_args()
@@ -172,6 +233,7 @@ def main() -> int:
         return whole_tables(args)
     out = open(args.out, "w") if args.out else None
     seats = {int(s) for s in args.seats.split(",")} if args.seats else None
+    skip = set(args.skip.split(","))
     print("| set | cells | made | not made | open | nodes to settle (median, max) | "
           "CPU s to settle (median, max) |")
     rows = []
@@ -181,10 +243,14 @@ def main() -> int:
         for obj in picked(name, count, args.ids):
             spec, cells = cells_of(obj)
             for cell in cells:
-                if seats is not None and cell.seat not in seats:
+                if seats is not None and cell.seat not in seats or \
+                        f"{obj.get('id')}:{cell.seat}" in skip:
                     continue
-                r = settle(spec, cell, args.time_limit, int(args.node_limit), args.threads,
-                           args.tt_mb)
+                if args.depth_first:
+                    r = depth_first(cell, int(args.node_limit), args.tt_mb)
+                else:
+                    r = settle(spec, cell, args.time_limit, int(args.node_limit),
+                               args.threads, args.tt_mb)
                 r["id"] = obj.get("id")
                 results.append(r)
                 state = {True: "made", False: "not made", None: "open"}[r["made"]]
