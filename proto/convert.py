@@ -115,22 +115,16 @@ def _seat_field(x: Any, field: str) -> int:
     return x
 
 
-def position_message(obj: Any) -> pb.Position:
-    """A position JSON object (or a :class:`~atout.position.Position`) as a message.
-
-    Raises :class:`~atout.errors.PositionError` for what no message can carry (a card
-    that is not a string, a key docs/format.md does not have); the rules are checked by
-    the server."""
-    if hasattr(obj, "to_json") and not isinstance(obj, dict):
-        obj = obj.to_json()
+def _dealt_message(msg, obj: Any, what: str, fields: tuple):
+    """``msg`` (a Position or a Deal) with what a position and a deal as dealt share: the
+    id, the game, the hands, the first seat; ``obj``'s keys checked against ``fields``."""
     if not isinstance(obj, dict):
-        raise PositionError("position", "must be a JSON object")
+        raise PositionError(what, "must be a JSON object")
     for key in obj:
         # who played it where (players, table, board): the answers do not depend on them and
         # the message does not carry them (parse_position checks them before)
-        if key not in POSITION_FIELDS + PEOPLE_FIELDS:
+        if key not in fields + PEOPLE_FIELDS:
             raise PositionError(shown(key), "unknown field")
-    msg = pb.Position()
     _set_id(msg, obj.get("id"))
     if "game" in obj:
         if not isinstance(obj["game"], str):
@@ -144,6 +138,18 @@ def position_message(obj: Any) -> pb.Position:
             msg.hands.add().cards.extend(_tokens(h, f"hands[{s}]"))
     if "first" in obj:
         msg.first = _seat_field(obj["first"], "first")
+    return msg
+
+
+def position_message(obj: Any) -> pb.Position:
+    """A position JSON object (or a :class:`~atout.position.Position`) as a message.
+
+    Raises :class:`~atout.errors.PositionError` for what no message can carry (a card
+    that is not a string, a key docs/format.md does not have); the rules are checked by
+    the server."""
+    if hasattr(obj, "to_json") and not isinstance(obj, dict):
+        obj = obj.to_json()
+    msg = _dealt_message(pb.Position(), obj, "position", POSITION_FIELDS)
     if "played" in obj:
         msg.played.extend(_tokens(obj["played"], "played"))
     if "contract" in obj:
@@ -180,25 +186,7 @@ def deal_message(obj: Any) -> pb.Deal:
     Raises :class:`~atout.errors.PositionError` for what no message can carry (a card that
     is not a string, a key the format does not have, a card played); the rules are checked
     by the server (:func:`atout.dealt.parse_deal`)."""
-    if not isinstance(obj, dict):
-        raise PositionError("deal", "must be a JSON object")
-    for key in obj:
-        if key not in DEAL_FIELDS + PEOPLE_FIELDS:      # (who played it where: not carried)
-            raise PositionError(shown(key), "unknown field")
-    msg = pb.Deal()
-    _set_id(msg, obj.get("id"))
-    if "game" in obj:
-        if not isinstance(obj["game"], str):
-            raise PositionError("game", "must be a string")
-        msg.game = obj["game"]
-    if "hands" in obj:
-        hands = obj["hands"]
-        if not isinstance(hands, (list, tuple)):
-            raise PositionError("hands", "must be a list of hands")
-        for s, h in enumerate(hands):
-            msg.hands.add().cards.extend(_tokens(h, f"hands[{s}]"))
-    if "first" in obj:
-        msg.first = _seat_field(obj["first"], "first")
+    msg = _dealt_message(pb.Deal(), obj, "deal", DEAL_FIELDS)
     if obj.get("played"):
         raise PositionError("played", "a deal as dealt has no card played")
     for name in ("dog", "open", "talon"):
