@@ -118,7 +118,8 @@ def depth_first(cell, node_limit: int, tt_mb: int | None) -> dict:
     from atout.scoring import made_threshold
     from atout.solver import ask_made, make_engine
     from atout.solver import contract_table as ct
-    from atout.solver.params import code_of, engine_params, start_state
+    from atout.solver.ecarts import rebase_to
+    from atout.solver.params import engine_params
 
     engine, game, threshold = None, None, None
     nodes = refuted = 0
@@ -135,9 +136,7 @@ def depth_first(cell, node_limit: int, tt_mb: int | None) -> dict:
             threshold = made_threshold(pos.contract, pos.hands)
             game = {key: v for key, v in engine_params(pos).items() if key != "state"}
         else:
-            engine.rebase(dict(game, state=start_state(pos)))
-            for card in pos.played:
-                engine.play(code_of(pos.rules, card))
+            rebase_to(engine, game, pos)
         if node_limit and nodes >= node_limit:
             break
         engine.set_limits(node_limit - nodes if node_limit else 0, 0)

@@ -39,7 +39,7 @@ from atout.scoring import made_threshold
 from . import ask_made
 from .params import code_of, engine_params, start_state
 
-__all__ = ["EcartSearch", "FIRST_BUDGET", "STEP"]
+__all__ = ["EcartSearch", "FIRST_BUDGET", "STEP", "rebase_to"]
 
 #: the nodes of a class's first try; each further try doubles it
 FIRST_BUDGET = 1 << 14
@@ -47,6 +47,15 @@ FIRST_BUDGET = 1 << 14
 #: tries cost so far, as a share of FIRST_BUDGET (at least 1/64): where the écarts are
 #: refuted cheaply (a seat far from the contract) they are all tried soon
 STEP = 2.0
+
+
+def rebase_to(engine, game: dict, pos: Position) -> None:
+    """Move ``engine`` (its table kept) to ``pos``, another écart of the same cell: the
+    écart changes only where the deal starts — the classes' contract, and so the game's
+    parameters ``game`` (all but the state), are the same (``rebase`` checks them)."""
+    engine.rebase(dict(game, state=start_state(pos)))
+    for card in pos.played:
+        engine.play(code_of(pos.rules, card))
 
 
 class _Class:
@@ -182,11 +191,7 @@ class EcartSearch:
             if new:
                 self.at = rank
             elif self.at != rank:
-                # the écart changes only where the deal starts: the classes' contract, and
-                # so the game's parameters, are the same (rebase checks them)
-                engine.rebase(dict(self.game, state=start_state(pos)))
-                for card in pos.played:
-                    engine.play(code_of(pos.rules, card))
+                rebase_to(engine, self.game, pos)
                 self.at = rank
             left = deadline - time.monotonic()
             if left <= 0 or cancel.is_set():
